@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build, boot and test the arm64 per-CPU page table series in QEMU.
+# Thin by design: every target calls a script in scripts/. `make help`.
+
+SHELL := /bin/bash
+TOPO ?=
+KERNEL ?=
+H := python3 scripts/harness.py
+SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
+
+.PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
+	checkpatch topologies clean distclean
+
+help:
+	@echo 'make demo               build, boot the default 2-node topology, show a report'
+	@echo 'make check              harness self-tests + the CI matrix (tests/matrix)'
+	@echo 'make check TOPO=name    only lanes on numa-topologies/name.topo'
+	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, debug)'
+	@echo 'make selftest           harness self-tests only (seconds)'
+	@echo 'make deps               apt-get install what is missing (idempotent)'
+	@echo 'make tree               unpack the Debian source, apply patches/series'
+	@echo 'make kernel-NAME        build one kernel into build/out/NAME'
+	@echo 'make initramfs          guest userland + tests/guest overlay'
+	@echo 'make checkpatch         checkpatch.pl --strict on patches/'
+	@echo 'make topologies         validate every numa-topologies/ file'
+	@echo 'make clean              remove build/out, build/runs (keep source, userland)'
+	@echo 'make distclean          remove build/'
+
+deps:
+	@bash scripts/deps.sh
+
+tree: deps
+	@bash scripts/tree.sh
+
+kernel-%: tree
+	@bash scripts/kernel.sh $*
+
+# The kernels the selected lanes boot, built one after the other.
+kernels: tree
+	@ks=$$($(H) kernels $(SEL)) || exit 2; \
+	for k in $$ks; do bash scripts/kernel.sh $$k || exit 1; done
+
+initramfs: deps
+	@bash scripts/initramfs.sh
+
+selftest:
+	@python3 -m unittest discover -s tests/harness -t . 2>&1 | tail -n 3
+
+topologies:
+	@for t in numa-topologies/*.topo; do $(H) topo $$t >/dev/null || exit 2; done; \
+	echo "all topologies valid"
+
+# Fail early on a bad TOPO= or KERNEL= before anything is built.
+check: deps
+	@$(H) kernels $(SEL) >/dev/null
+	@$(MAKE) --no-print-directory kernels initramfs
+	@$(H) check --selftest $(SEL)
+
+demo: deps
+	@$(MAKE) --no-print-directory kernel-patched initramfs
+	@bash scripts/demo.sh
+
+checkpatch: tree
+	@bash scripts/checkpatch.sh
+
+clean:
+	rm -rf build/out build/runs build/stamps/series
+
+distclean:
+	rm -rf build

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""harness.py - boot lanes, parse console logs, validate topologies.
+
+  harness.py check [--topo T] [--kernel K] [--selftest]  run the matrix
+  harness.py kernels [--topo T] [--kernel K]             kernels those lanes need
+  harness.py boot KERNEL TOPO TESTS                       boot one lane
+  harness.py parse LOG                                    judge one console log
+  harness.py topo NAME|FILE                               QEMU args for a topology
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import io
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ktap, runner, topology  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
+MATRIX = os.path.join(TOP, 'tests', 'matrix')
+
+
+def available_topologies() -> list[str]:
+    return sorted(os.path.basename(p)[:-5]
+                  for p in glob.glob(os.path.join(TOP, 'numa-topologies', '*.topo')))
+
+
+def select(args: argparse.Namespace) -> list[runner.Lane]:
+    with open(MATRIX, encoding='utf-8') as f:
+        lanes = runner.parse_matrix(f.read(), os.path.relpath(MATRIX, TOP))
+    known = available_topologies()
+    for lane in lanes:
+        if lane.topo not in known:
+            raise runner.MatrixError(f'tests/matrix names topology {lane.topo!r}, '
+                                     f'not in numa-topologies/ ({", ".join(known)})')
+    if args.topo:
+        if args.topo not in known:
+            raise runner.MatrixError(f'unknown TOPO={args.topo!r}; available: {", ".join(known)}')
+        chosen = [l for l in lanes if l.topo == args.topo]
+        if not chosen:   # not in the CI matrix: boot it on the patched kernel
+            chosen = [runner.Lane('patched', args.topo, ['topology', 'hotplug'])]
+        lanes = chosen
+    if args.kernel:
+        lanes = [l for l in lanes if l.kernel == args.kernel] or \
+            [dataclass_replace(l, args.kernel) for l in lanes[:1]]
+    return lanes
+
+
+def dataclass_replace(lane: runner.Lane, kernel: str) -> runner.Lane:
+    return runner.Lane(kernel, lane.topo, lane.tests, lane.cpu, lane.append)
+
+
+def selftest() -> tuple[int, int]:
+    suite = unittest.defaultTestLoader.discover(os.path.join(TOP, 'tests', 'harness'),
+                                                top_level_dir=TOP)
+    out = io.StringIO()
+    res = unittest.TextTestRunner(stream=out, verbosity=2).run(suite)
+    bad = len(res.failures) + len(res.errors)
+    if bad:
+        print(out.getvalue())
+    return res.testsRun - bad - len(res.skipped), bad
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    passed = failed = 0
+    if args.selftest:
+        p, f = selftest()
+        print(f'harness self-tests: {p} passed, {f} failed')
+        passed, failed = passed + p, failed + f
+    try:
+        lanes = select(args)
+    except (runner.MatrixError, OSError) as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 2
+    results = []
+    for lane in lanes:
+        print(f'  BOOT     {lane.name} (tests: {",".join(lane.tests) or "KUnit only"})', flush=True)
+        try:
+            res = runner.boot(lane, TOP, BUILD)
+        except (topology.TopologyError, FileNotFoundError) as e:
+            print(f'error: {e}', file=sys.stderr)
+            return 2
+        results.append(res)
+        c = res.counts()
+        print(f'  {res.verdict:8s} {lane.name}: {c["pass"]} passed, {c["fail"]} failed, '
+              f'{c["skip"]} skipped, {res.seconds:.0f} s', flush=True)
+        for p, st, why in res.tests:
+            if st == 'fail':
+                print(f'           not ok {p}{" # " + why if why else ""}')
+        for why in res.reasons:
+            print(f'           {why}')
+        if res.verdict == 'FAIL':
+            print(f'           log: {res.log}')
+
+    print()
+    print(f'{"lane":34s} {"pass":>5s} {"fail":>5s} {"skip":>5s} {"secs":>5s}  verdict')
+    for r in results:
+        c = r.counts()
+        print(f'{r.lane:34s} {c["pass"]:5d} {c["fail"]:5d} {c["skip"]:5d} {r.seconds:5.0f}  {r.verdict}')
+        # each lane's clean boot and power-off is a test of its own
+        passed += c['pass'] + (0 if r.reasons else 1)
+        failed += c['fail'] + (1 if r.reasons else 0)
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+def cmd_boot(args: argparse.Namespace) -> int:
+    if args.topo not in available_topologies():
+        print(f'error: unknown topology {args.topo!r}; available: '
+              f'{", ".join(available_topologies())}', file=sys.stderr)
+        return 2
+    lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
+                       args.cpu, args.append)
+    try:
+        res = runner.boot(lane, TOP, BUILD)
+    except (topology.TopologyError, FileNotFoundError) as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 2
+    c = res.counts()
+    print(f'{res.verdict} {lane.name}: {c["pass"]} passed, {c["fail"]} failed, '
+          f'{c["skip"]} skipped in {res.seconds:.0f} s; console log: {res.log}')
+    for why in res.reasons:
+        print(f'  {why}')
+    return 0 if res.verdict == 'PASS' else 1
+
+
+def cmd_kernels(args: argparse.Namespace) -> int:
+    try:
+        lanes = select(args)
+    except (runner.MatrixError, OSError) as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 2
+    print(' '.join(dict.fromkeys(l.kernel for l in lanes)))
+    return 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    with open(args.log, encoding='utf-8', errors='replace') as f:
+        console = ktap.parse_console(f.read())
+    reasons = runner.judge(console, 0, False, args.docs)
+    for p, st, why in console.leaves():
+        print(f'{st.value:4s} {p}{" # " + why if why else ""}')
+    for why in reasons:
+        print(f'FAIL {why}')
+    return 1 if reasons or any(st == ktap.Status.FAIL for _, st, _ in console.leaves()) else 0
+
+
+def cmd_topo(args: argparse.Namespace) -> int:
+    path = args.name
+    if not os.path.exists(path):
+        path = os.path.join(TOP, 'numa-topologies', args.name + '.topo')
+        if not os.path.exists(path):
+            print(f'error: unknown topology {args.name!r}; available: '
+                  f'{", ".join(available_topologies())}', file=sys.stderr)
+            return 2
+    try:
+        topo = topology.load(path)
+    except topology.TopologyError as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 2
+    if args.expect:
+        print(topology.expectation(topo), end='')
+    else:
+        print(' '.join(topology.qemu_args(topo)))
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    for name in ('check', 'kernels'):
+        p = sub.add_parser(name)
+        p.add_argument('--topo', default='', help='only lanes on this topology')
+        p.add_argument('--kernel', default='', help='only lanes of this kernel')
+        if name == 'check':
+            p.add_argument('--selftest', action='store_true', help='run the harness self-tests first')
+    p = sub.add_parser('boot', help='boot one lane')
+    p.add_argument('kernel')
+    p.add_argument('topo')
+    p.add_argument('tests', help='guest tests, comma separated, or -')
+    p.add_argument('--cpu', default='')
+    p.add_argument('--append', default='')
+    p = sub.add_parser('parse')
+    p.add_argument('log')
+    p.add_argument('--docs', type=int, default=2, help='KTAP documents expected')
+    p = sub.add_parser('topo')
+    p.add_argument('name')
+    p.add_argument('--expect', action='store_true', help='print what the guest should see')
+    args = ap.parse_args()
+    return {'check': cmd_check, 'boot': cmd_boot, 'kernels': cmd_kernels, 'parse': cmd_parse,
+            'topo': cmd_topo}[args.cmd](args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

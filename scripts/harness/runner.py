@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Boot one lane (kernel x topology x guest tests) in QEMU and judge it.
+
+A lane passes only if the boot is clean (no panic, Oops, BUG, WARNING,
+lockdep or RCU-stall splat), init powers the guest off by itself before the
+timeout, every KTAP document is complete, and every test passes or skips.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shlex
+import subprocess
+import time
+
+from . import cpio, ktap, topology
+
+BASE_APPEND = 'console=ttyAMA0 panic=-1 rdinit=/init'
+
+
+@dataclasses.dataclass
+class Lane:
+    kernel: str
+    topo: str
+    tests: list[str]
+    cpu: str = ''
+    append: str = ''
+
+    @property
+    def name(self) -> str:
+        suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
+        return f'{self.kernel}-{self.topo}{suffix}'
+
+
+class MatrixError(Exception):
+    pass
+
+
+def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
+    """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]"""
+    lanes = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split('#', 1)[0].strip()
+        if not line:
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError as e:
+            raise MatrixError(f'{path}:{lineno}: {e}') from e
+        if len(words) < 3:
+            raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> [cpu=M] [append=...]"')
+        lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
+        for opt in words[3:]:
+            key, _, val = opt.partition('=')
+            if key == 'cpu':
+                lane.cpu = val
+            elif key == 'append':
+                lane.append = val
+            else:
+                raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu= or append=)')
+        lanes.append(lane)
+    return lanes
+
+
+@dataclasses.dataclass
+class Result:
+    lane: str
+    verdict: str                  # PASS or FAIL
+    reasons: list[str]
+    seconds: float
+    log: str
+    tests: list[tuple[str, str, str]]   # (path, status, reason)
+
+    def counts(self) -> dict[str, int]:
+        c = {'pass': 0, 'fail': 0, 'skip': 0}
+        for _, st, _ in self.tests:
+            c[st] += 1
+        return c
+
+
+def judge(console: ktap.Console, exit_code: int | None, timed_out: bool,
+          expect_docs: int) -> list[str]:
+    """Reasons the run failed, independent of individual test results."""
+    reasons = []
+    if timed_out:
+        reasons.append('hang: timeout before power-off')
+    elif not console.powered_off:
+        reasons.append('no clean power-off ("reboot: Power down" missing)')
+    elif exit_code not in (0, None):
+        reasons.append(f'qemu exited with status {exit_code}')
+    kinds = []
+    for _, kind, _ in console.splats:
+        if kind not in kinds:
+            kinds.append(kind)
+    for kind in kinds:
+        first = next(s for s in console.splats if s[1] == kind)
+        reasons.append(f'{kind} at console line {first[0]}: {first[2][:100]}')
+    for d in console.docs:
+        reasons += d.problems
+    if len(console.docs) < expect_docs:
+        reasons.append(f'{expect_docs} KTAP documents expected (KUnit, guest tests), '
+                       f'{len(console.docs)} found')
+    return reasons
+
+
+def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
+    topo = topology.load(os.path.join(top, 'numa-topologies', lane.topo + '.topo'))
+    image = os.path.join(build, 'out', lane.kernel, 'arch/arm64/boot/Image')
+    if not os.path.exists(image):
+        raise FileNotFoundError(f'{image} not built (make kernels)')
+    rundir = os.path.join(build, 'runs', lane.name)
+    os.makedirs(rundir, exist_ok=True)
+    log = os.path.join(rundir, 'console.log')
+    for stale in ('console.log', 'result.json'):
+        if os.path.exists(os.path.join(rundir, stale)):
+            os.unlink(os.path.join(rundir, stale))
+
+    # initrd = cached base userland + guest tests overlay + this run's facts
+    run_overlay = cpio.archive([
+        ('etc/harness', 0o040755, b''),
+        ('etc/harness/topology', 0o100644, topology.expectation(topo).encode()),
+        ('etc/harness/lane', 0o100644, (lane.name + '\n').encode()),
+    ])
+    initrd = os.path.join(rundir, 'initrd.cpio')
+    with open(initrd, 'wb') as out:
+        for part in ('base.cpio', 'overlay.cpio'):
+            with open(os.path.join(build, 'guest', part), 'rb') as f:
+                while chunk := f.read(1 << 22):
+                    out.write(chunk)
+        out.write(run_overlay)
+
+    if lane.cpu:
+        topo.cpu_model = lane.cpu
+    append = ' '.join(x for x in (BASE_APPEND, topo.append, lane.append,
+                                  'guest_tests=' + (','.join(lane.tests) or '-')) if x)
+    cmd = (['qemu-system-aarch64', '-nodefaults', '-display', 'none', '-no-reboot',
+            '-serial', f'file:{log}',
+            '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
+           + topology.qemu_args(topo)
+           + ['-kernel', image, '-initrd', initrd, '-append', append])
+    with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
+        f.write(shlex.join(cmd) + '\n')
+
+    start = time.monotonic()
+    timed_out, code = False, None
+    with open(os.path.join(rundir, 'qemu.stderr'), 'wb') as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+        try:
+            code = proc.wait(timeout=topo.timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            proc.kill()
+            proc.wait()
+    secs = time.monotonic() - start
+
+    with open(log, encoding='utf-8', errors='replace') as f:
+        console = ktap.parse_console(f.read())
+    reasons = judge(console, code, timed_out, expect_docs=2 if lane.tests else 1)
+    if code not in (0, None) and not timed_out:
+        with open(os.path.join(rundir, 'qemu.stderr'), encoding='utf-8', errors='replace') as f:
+            msg = f.read().strip().splitlines()
+        if msg:
+            reasons.append('qemu: ' + msg[-1][:200])
+    tests = [(p, s.value, r) for p, s, r in console.leaves()]
+    failed = [p for p, s, _ in tests if s == 'fail']
+    res = Result(lane.name, 'FAIL' if reasons or failed else 'PASS', reasons, secs,
+                 os.path.relpath(log, os.path.dirname(build)), tests)
+    with open(os.path.join(rundir, 'result.json'), 'w', encoding='utf-8') as f:
+        json.dump(dataclasses.asdict(res), f, indent=1)
+    os.unlink(initrd)
+    return res

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernel.sh NAME - configure (merge_config.sh onto allnoconfig) and build the
+# kernel NAME (vanilla, patched or debug) in build/out/NAME. A requested
+# option missing from the final .config is an error; rebuilds are incremental.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+name=${1:?usage: kernel.sh vanilla|patched|debug}
+src=$(kernel_src "$name")
+read -r -a frags <<<"$(kernel_fragments "$name")"
+out=$OUT/$name
+mkdir -p "$out" "$LOGS"
+
+for f in "${frags[@]}"; do [ -r "$f" ] || die "config fragment $f not found"; done
+
+# 1. Configure into a scratch dir; only replace .config when it changes so
+#    that an unchanged configuration never triggers a rebuild.
+cfgdir=$out/.cfg
+rm -rf "$cfgdir"; mkdir -p "$cfgdir"
+(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$cfgdir" "${frags[@]}") \
+	>"$LOGS/config-$name.log" 2>&1 ||
+	die "merge_config.sh failed for $name; see $LOGS/config-$name.log"
+
+# Every requested value must have survived (a dependency may have dropped it).
+bad=0
+for f in "${frags[@]}"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) opt=${line%%=*} ;;
+		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *} ;;
+		*) continue ;;
+		esac
+		got=$(grep -E "^($opt=|# $opt is not set)" "$cfgdir/.config" || true)
+		if [ "$line" = "# $opt is not set" ]; then
+			[ -z "$got" ] || [ "$got" = "$line" ] && continue
+		elif [ "$got" = "$line" ]; then
+			continue
+		fi
+		echo "error: $(basename "$f"): requested '$line', final .config has '${got:-nothing}'" >&2
+		bad=1
+	done <"$f"
+done
+[ "$bad" = 0 ] || die "kernel $name: requested options missing from .config (dependencies unmet?)"
+
+if ! cmp -s "$cfgdir/.config" "$out/.config"; then
+	cp "$cfgdir/.config" "$out/.config"
+	info CONFIG "$name: new configuration"
+fi
+rm -rf "$cfgdir"
+
+# 2. Build.
+cc=${CROSS_COMPILE}gcc
+command -v ccache >/dev/null && cc="ccache $cc"
+export CCACHE_BASEDIR=$BUILD KBUILD_BUILD_TIMESTAMP='1970-01-01' \
+	KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+info BUILD "$name ($out)"
+start=$(date +%s)
+if ! make -C "$src" O="$out" CC="$cc" -j"$(nproc_build)" olddefconfig Image modules \
+	>"$LOGS/build-$name.log" 2>&1; then
+	grep -E 'error|Error' "$LOGS/build-$name.log" | head -20 >&2
+	die "build of $name failed; see $LOGS/build-$name.log"
+fi
+info BUILT "$name in $(($(date +%s) - start)) s: $out/arch/arm64/boot/Image"

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - shared helpers for the harness scripts (sourced, not run).
+# Paths, logging and the "die with a reason" convention live here.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/linux                 # git tree: base import + series
+VANILLA_SRC=$BUILD/linux-vanilla # worktree of the pristine import
+OUT=$BUILD/out                   # O= build directories, one per kernel
+STAMPS=$BUILD/stamps
+LOGS=$BUILD/logs
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SRCPKG=linux-source-6.12
+CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+export ARCH=arm64 CROSS_COMPILE
+
+info() { printf '  %-8s %s\n' "$1" "$2" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The kernels the harness knows: name -> source tree and config fragments.
+# vanilla: pristine Debian source; patched: with patches/series applied;
+# debug: patched plus configs/debug.config.
+kernel_src() {
+	case "$1" in
+	vanilla) echo "$VANILLA_SRC" ;;
+	patched|debug) echo "$SRC" ;;
+	*) die "unknown kernel '$1' (known: vanilla patched debug)" ;;
+	esac
+}
+
+kernel_fragments() {
+	local f="$TOP/configs/base.config $TOP/configs/kunit.config"
+	case "$1" in
+	vanilla) echo "$f" ;;
+	patched) echo "$f $TOP/configs/series.config" ;;
+	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
+	*) die "unknown kernel '$1' (known: vanilla patched debug)" ;;
+	esac
+}
+
+nproc_build() { echo "${JOBS:-$(nproc)}"; }

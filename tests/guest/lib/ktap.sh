@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# ktap.sh - KTAP output for guest tests, after the kernel's
+# tools/testing/selftests/kselftest/ktap_helpers.sh. Source it, call
+# ktap_plan N, then ktap_ok/ktap_fail/ktap_skip per case, then ktap_finish.
+KTAP_N=0
+KTAP_FAILED=0
+KTAP_PASSED=0
+
+ktap_plan() {
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+ktap_diag() { echo "# $*"; }
+ktap_ok() { KTAP_N=$((KTAP_N + 1)); KTAP_PASSED=$((KTAP_PASSED + 1)); echo "ok $KTAP_N $*"; }
+ktap_fail() { KTAP_N=$((KTAP_N + 1)); KTAP_FAILED=$((KTAP_FAILED + 1)); echo "not ok $KTAP_N $*"; }
+ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; }
+# ktap_check NAME CONDITION...: ok if the command succeeds
+ktap_check() {
+	name=$1
+	shift
+	if "$@"; then ktap_ok "$name"; else ktap_fail "$name"; fi
+}
+# Exit status for init: 1 if any case failed, 4 if none ran, else 0.
+ktap_finish() {
+	[ "$KTAP_FAILED" -gt 0 ] && exit 1
+	[ "$KTAP_PASSED" -eq 0 ] && exit 4
+	exit 0
+}
