@@ -31,6 +31,8 @@ class Lane:
     @property
     def name(self) -> str:
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
+        if self.append:
+            suffix += '-' + '-'.join(a.split('=')[0].replace('.', '_') for a in self.append.split())
         return f'{self.kernel}-{self.topo}{suffix}'
 
 
