@@ -14,6 +14,10 @@ mkdir -p "$out" "$LOGS"
 
 for f in "${frags[@]}"; do [ -r "$f" ] || die "config fragment $f not found"; done
 
+# One build per output directory at a time: a second caller waits.
+exec 9>"$out.lock"
+flock -n 9 || { info WAIT "another build of $name is running"; flock 9; }
+
 # 1. Configure into a scratch dir; only replace .config when it changes so
 #    that an unchanged configuration never triggers a rebuild.
 cfgdir=$out/.cfg
