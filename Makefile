@@ -9,7 +9,7 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean
+	checkpatch topologies clean distclean dev-tree export
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -22,6 +22,9 @@ help:
 	@echo 'make kernel-NAME        build one kernel into build/out/NAME'
 	@echo 'make initramfs          guest userland + tests/guest overlay'
 	@echo 'make checkpatch         checkpatch.pl --strict on patches/'
+	@echo 'make dev-tree           a git worktree build/dev (branch dev) to work on the series'
+	@echo 'make kernel-dev         build build/dev into build/out/dev'
+	@echo 'make export             write build/dev commits since base to patches/'
 	@echo 'make topologies         validate every numa-topologies/ file'
 	@echo 'make clean              remove build/out, build/runs (keep source, userland)'
 	@echo 'make distclean          remove build/'
@@ -62,6 +65,14 @@ demo: deps
 
 checkpatch: tree
 	@bash scripts/checkpatch.sh
+
+# Developers: a worktree on branch "dev" to edit, build with `make kernel-dev`,
+# then `make export` writes its commits to patches/.
+dev-tree: tree
+	@[ -d build/dev ] || git -C build/linux worktree add -B dev ../dev HEAD
+
+export:
+	@bash scripts/export-series.sh
 
 clean:
 	rm -rf build/out build/runs build/stamps/series

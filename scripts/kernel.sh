@@ -8,7 +8,7 @@ set -euo pipefail
 
 name=${1:?usage: kernel.sh vanilla|patched|debug}
 src=$(kernel_src "$name")
-read -r -a frags <<<"$(kernel_fragments "$name")"
+read -r -a frags <<<"$(kernel_fragments "$name") ${EXTRA_CONFIG:-}"
 out=$OUT/$name
 mkdir -p "$out" "$LOGS"
 

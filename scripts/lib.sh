@@ -6,6 +6,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/linux                 # git tree: base import + series
 VANILLA_SRC=$BUILD/linux-vanilla # worktree of the pristine import
+DEV_SRC=$BUILD/dev               # developers' worktree (branch dev), see export-series.sh
 OUT=$BUILD/out                   # O= build directories, one per kernel
 STAMPS=$BUILD/stamps
 LOGS=$BUILD/logs
@@ -24,7 +25,8 @@ kernel_src() {
 	case "$1" in
 	vanilla) echo "$VANILLA_SRC" ;;
 	patched|debug) echo "$SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla patched debug)" ;;
+	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
+	*) die "unknown kernel '$1' (known: vanilla patched debug dev)" ;;
 	esac
 }
 
@@ -32,9 +34,9 @@ kernel_fragments() {
 	local f="$TOP/configs/base.config $TOP/configs/kunit.config"
 	case "$1" in
 	vanilla) echo "$f" ;;
-	patched) echo "$f $TOP/configs/series.config" ;;
+	patched|dev) echo "$f $TOP/configs/series.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla patched debug)" ;;
+	*) die "unknown kernel '$1' (known: vanilla patched debug dev)" ;;
 	esac
 }
 

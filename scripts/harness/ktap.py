@@ -61,8 +61,10 @@ SPLATS = [
     (re.compile(r'Unable to handle kernel'), 'Oops'),
     (re.compile(r'\bBUG: |kernel BUG at '), 'BUG'),
     (re.compile(r'WARNING: CPU: \d+|------------\[ cut here \]------------'), 'WARNING'),
-    (re.compile(r'WARNING: possible (circular|recursive)|inconsistent lock state|'
-                r'WARNING: suspicious RCU usage|possible deadlock|lockdep'), 'lockdep'),
+    # lockdep's report headers; not its boot banner ("RCU lockdep checking is enabled")
+    (re.compile(r'WARNING: (possible (circular|recursive) locking|inconsistent lock state|'
+                r'suspicious RCU usage|lock held when returning)|'
+                r'possible irq lock inversion dependency|INFO: possible .*locking'), 'lockdep'),
     (re.compile(r'rcu: INFO: \w+ (detected|self-detected) stall|detected stalls on CPUs'), 'RCU stall'),
     (re.compile(r'soft lockup|hard LOCKUP|blocked for more than \d+ seconds'), 'lockup'),
     (re.compile(r'KFENCE: |BUG: KASAN|UBSAN:'), 'memory error'),

@@ -64,6 +64,13 @@ class ParseTest(unittest.TestCase):
         # a parent "ok" does not hide its failing leaf
         self.assertIn(('stress.stress_ng_exit_status', F), [(p, s) for p, s, _ in c.leaves()])
 
+    def test_lockdep_report(self) -> None:
+        text = ('[ 5.1] ======================================================\n'
+                '[ 5.1] WARNING: possible circular locking dependency detected\n'
+                '[ 5.2] reboot: Power down\n')
+        c = ktap.parse_console(text)
+        self.assertEqual([k for _, k, _ in c.splats], ['lockdep'])
+
     def test_missing_documents(self) -> None:
         c = ktap.parse_console('[    1.0] reboot: Power down\n')
         self.assertEqual(runner.judge(c, 0, False, 2),
