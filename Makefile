@@ -9,7 +9,7 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean dev-tree export
+	checkpatch topologies clean distclean dev-tree export results
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -25,6 +25,7 @@ help:
 	@echo 'make dev-tree           a git worktree build/dev (branch dev) to work on the series'
 	@echo 'make kernel-dev         build build/dev into build/out/dev'
 	@echo 'make export             write build/dev commits since base to patches/'
+	@echo 'make results            docs/results.md from the last make check and bench/disasm.sh'
 	@echo 'make topologies         validate every numa-topologies/ file'
 	@echo 'make clean              remove build/out, build/runs (keep source, userland)'
 	@echo 'make distclean          remove build/'
@@ -73,6 +74,14 @@ dev-tree: tree
 
 export:
 	@bash scripts/export-series.sh
+
+# docs/results.md from the last `make check` logs and a disassembly of the
+# this_cpu ops built against the vanilla and patched kernels.
+results: kernels
+	@mkdir -p build/bench
+	@bash bench/disasm.sh vanilla patched >build/bench/disasm.txt
+	@python3 bench/report.py --disasm build/bench/disasm.txt >docs/results.md
+	@echo "docs/results.md written"
 
 clean:
 	rm -rf build/out build/runs build/stamps/series

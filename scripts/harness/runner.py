@@ -32,7 +32,7 @@ class Lane:
     def name(self) -> str:
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
         if self.append:
-            suffix += '-' + '-'.join(a.split('=')[0].replace('.', '_') for a in self.append.split())
+            suffix += '-' + '-'.join(a.replace('=', '-').replace('.', '_') for a in self.append.split())
         return f'{self.kernel}-{self.topo}{suffix}'
 
 

@@ -15,8 +15,6 @@ ktap_plan $((2 + 3 * nodes))
 count_list() {
 	echo "$1" | tr ',' '\n' | awk -F- 'NF == 2 { n += $2 - $1 + 1; next } NF == 1 && $1 != "" { n++ } END { print n + 0 }'
 }
-in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
-
 got=$(count_list "$(cat $SYS/node/online)")
 ktap_diag "nodes online: $(cat $SYS/node/online) (expected $nodes)"
 ktap_check nodes_online [ "$got" = "$nodes" ]

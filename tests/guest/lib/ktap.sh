@@ -26,3 +26,7 @@ ktap_finish() {
 	[ "$KTAP_PASSED" -eq 0 ] && exit 4
 	exit 0
 }
+
+# helpers for conditions
+in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+dmesg_has() { dmesg | grep -qF -- "$1"; }

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# disasm.sh [KERNEL...] - what one this_cpu op costs in instructions.
+# Builds bench/this_cpu_ops as a module against each kernel (default: vanilla
+# patched) and prints, per op, the static instruction count of its function
+# and the listing, so the executed path can be read off (see docs/results.md).
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/scripts/lib.sh"
+
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(vanilla patched)
+out_dir=$BUILD/bench/disasm
+mkdir -p "$out_dir"
+
+for k in "${kernels[@]}"; do
+	src=$(kernel_src "$k")
+	obj=$OUT/$k
+	[ -f "$obj/Module.symvers" ] || die "kernel $k not built (make kernel-$k)"
+	m=$out_dir/$k
+	rm -rf "$m"; mkdir -p "$m"
+	cp "$TOP/bench/this_cpu_ops/this_cpu_ops.c" "$TOP/bench/this_cpu_ops/Kbuild" "$m/"
+	make -s -C "$src" O="$obj" M="$m" modules >"$m/build.log" 2>&1 ||
+		die "module build against $k failed; see $m/build.log"
+	"${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$m/this_cpu_ops.o" >"$m/this_cpu_ops.dis"
+done
+
+printf '%-28s' "function"
+for k in "${kernels[@]}"; do printf ' %10s' "$k"; done
+echo "   (static instructions, incl. 2 ftrace nops)"
+for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.dis" | tr -d '<>:'); do
+	printf '%-28s' "$f"
+	for k in "${kernels[@]}"; do
+		n=$(awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit } on && /:\t/ { n++ } END { print n + 0 }' \
+			"$out_dir/$k/this_cpu_ops.dis")
+		printf ' %10s' "$n"
+	done
+	echo
+done
+for k in "${kernels[@]}"; do
+	echo
+	echo "== $k: bench_this_cpu_inc =="
+	awk '/<bench_this_cpu_inc>:/ { on = 1 } on && /^$/ { exit } on' "$out_dir/$k/this_cpu_ops.dis"
+done

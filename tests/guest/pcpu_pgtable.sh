@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# pcpu_pgtable.sh - the per-CPU page table status file agrees with the
+# command line: enabled unless percpu_pgtable=off, an invalid value is
+# reported and ignored, and the memory cost is what the tables need.
+. /harness/lib/ktap.sh
+ST=/sys/kernel/debug/pcpu_pgtable/status
+ktap_plan 5
+if [ ! -r $ST ]; then
+	ktap_skip status_file "$ST missing: kernel without per-CPU page tables"
+	ktap_skip enabled_matches_cmdline "no status file"
+	ktap_skip invalid_value_reported "no status file"
+	ktap_skip alias_mapped "no status file"
+	ktap_skip table_bytes "no status file"
+	ktap_finish
+fi
+sed 's/^/# /' $ST
+val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
+
+ok=1
+for k in enabled alias_offset alias_start alias_end table_bytes_total table_bytes_per_cpu; do
+	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
+done
+[ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
+
+arg=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^percpu_pgtable=//p' | tail -n 1)
+want=1
+[ "$arg" = off ] || [ "$arg" = 0 ] || [ "$arg" = n ] && want=0
+ktap_diag "percpu_pgtable=${arg:-<default>}: expect enabled $want"
+ktap_check enabled_matches_cmdline [ "$(val enabled)" = "$want" ]
+
+case "$arg" in
+''|on|off|0|1|y|n|yes|no)
+	ktap_skip invalid_value_reported "percpu_pgtable=${arg:-<default>} is valid" ;;
+*)
+	ktap_check invalid_value_reported dmesg_has "invalid percpu_pgtable=$arg" ;;
+esac
+
+cpus=$(val possible_cpus)
+if [ "$want" = 1 ]; then
+	# every CPU maps at least its first-chunk unit through the alias
+	ktap_check alias_mapped [ "$(val alias_mapped_pages)" -ge "$cpus" ]
+	# At boot: a top-level block (1 or 3 pages), the alias PUD (in the
+	# block when there is one), PMD and PTE: at most 5 pages per CPU.
+	# Later chunks add PTE pages; the KUnit suite creates many.
+	boot=$(dmesg | sed -n 's/.*per-CPU page tables: .*, \([0-9]*\) KiB for \([0-9]*\) CPUs/\1 \2/p')
+	set -- $boot
+	per=$(val table_bytes_per_cpu)
+	ktap_diag "at boot: $1 KiB for $2 CPUs; now: table_bytes_per_cpu $per"
+	ktap_check table_bytes in_range $(($1 * 1024 / $2)) 4096 20480
+else
+	ktap_check alias_mapped [ "$(val alias_mapped_pages)" = 0 ]
+	ktap_check table_bytes [ "$(val table_bytes_total)" = 0 ]
+fi
+ktap_finish
