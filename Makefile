@@ -9,7 +9,7 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean dev-tree export results
+	checkpatch topologies clean distclean dev-tree export results bisect-build
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -25,6 +25,7 @@ help:
 	@echo 'make dev-tree           a git worktree build/dev (branch dev) to work on the series'
 	@echo 'make kernel-dev         build build/dev into build/out/dev'
 	@echo 'make export             write build/dev commits since base to patches/'
+	@echo 'make bisect-build       build every prefix of the series (one build per patch)'
 	@echo 'make results            docs/results.md from the last make check and bench/disasm.sh'
 	@echo 'make topologies         validate every numa-topologies/ file'
 	@echo 'make clean              remove build/out, build/runs (keep source, userland)'
@@ -74,6 +75,10 @@ dev-tree: tree
 
 export:
 	@bash scripts/export-series.sh
+
+# Every prefix of the series builds (slow: one build per patch).
+bisect-build: tree
+	@bash scripts/bisect-build.sh
 
 # docs/results.md from the last `make check` logs and a disassembly of the
 # this_cpu ops built against the vanilla and patched kernels.

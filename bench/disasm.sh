@@ -3,7 +3,8 @@
 # disasm.sh [KERNEL...] - what one this_cpu op costs in instructions.
 # Builds bench/this_cpu_ops as a module against each kernel (default: vanilla
 # patched) and prints, per op, the static instruction count of its function
-# and the listing, so the executed path can be read off (see docs/results.md).
+# and the instructions executed on the common path (bench/path_count.py),
+# with the listing of this_cpu_inc to check the count by eye.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/lib.sh"
@@ -36,6 +37,18 @@ for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.di
 		printf ' %10s' "$n"
 	done
 	echo
+done
+echo
+echo "executed on the common path (bench/path_count.py): instructions / memory accesses"
+printf '%-28s %12s %12s %12s\n' function "${kernels[0]}" "${kernels[1]:-}" "${kernels[1]:+${kernels[1]}-off}"
+for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.dis" | tr -d '<>:'); do
+	a=$(python3 "$TOP/bench/path_count.py" "$out_dir/${kernels[0]}/this_cpu_ops.dis" "$f" | tr ' ' /)
+	b= c=
+	if [ ${#kernels[@]} -gt 1 ]; then
+		b=$(python3 "$TOP/bench/path_count.py" "$out_dir/${kernels[1]}/this_cpu_ops.dis" "$f" | tr ' ' /)
+		c=$(python3 "$TOP/bench/path_count.py" --alias off "$out_dir/${kernels[1]}/this_cpu_ops.dis" "$f" | tr ' ' /)
+	fi
+	printf '%-28s %12s %12s %12s\n' "$f" "$a" "$b" "$c"
 done
 for k in "${kernels[@]}"; do
 	echo
