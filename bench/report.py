@@ -22,6 +22,7 @@ STATUS = re.compile(r'^\s*# (enabled|possible_cpus|pgd_block_pages|alias_mapped_
 HAMMER = re.compile(r'# (pcpu_this_cpu_ops_\w+): (\d+) ops, (\d+) owner RMWs, (\d+) migrations, '
                     r'(\d+) preemptions, (\d+) hotplugs, alias (\w+)')
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+BOOT = re.compile(r'per-CPU page tables: alias window \S+, (\d+) KiB for (\d+) CPUs')
 
 
 def lane_facts(log: str) -> tuple[dict[str, int], list[tuple[str, ...]]]:
@@ -30,6 +31,10 @@ def lane_facts(log: str) -> tuple[dict[str, int], list[tuple[str, ...]]]:
     with open(log, encoding='utf-8', errors='replace') as f:
         for raw in f:
             line = TS.sub('', raw.rstrip('\n'))
+            m = BOOT.search(line)
+            if m:
+                status['boot_bytes'] = int(m.group(1)) * 1024
+                status['boot_cpus'] = int(m.group(2))
             m = STATUS.match(line)
             if m and m.group(1) not in status:
                 status[m.group(1)] = int(m.group(2))
@@ -45,7 +50,13 @@ def main() -> int:
     ap.add_argument('--disasm', default='', help='output of bench/disasm.sh to include')
     args = ap.parse_args()
 
-    logs = sorted(glob.glob(os.path.join(args.runs, '*', 'console.log')))
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    sys.path.insert(0, os.path.join(top, 'scripts'))
+    from harness import runner  # noqa: E402
+    with open(os.path.join(top, 'tests', 'matrix'), encoding='utf-8') as f:
+        lanes = [lane.name for lane in runner.parse_matrix(f.read())]
+    logs = [os.path.join(args.runs, lane, 'console.log') for lane in lanes
+            if os.path.exists(os.path.join(args.runs, lane, 'console.log'))]
     if not logs:
         print(f'error: no console logs under {args.runs}: run make check first', file=sys.stderr)
         return 2
@@ -54,15 +65,20 @@ def main() -> int:
            '(`build/runs/*/console.log`); regenerate with `make results`. QEMU TCG:',
            'functional and structural facts, no NUMA latency.', '',
            '## Page-table memory per lane', '',
-           '| lane | enabled | CPUs | block pages | alias PTEs | table bytes total | per CPU |',
-           '|---|---|---|---|---|---|---|']
+           'At boot: the kernel message "per-CPU page tables: ... N KiB for M CPUs".',
+           'After tests: the status file read by the pcpu_pgtable guest test, after the',
+           'KUnit suite has allocated and freed several chunks (tables stay allocated).', '',
+           '| lane | enabled | CPUs | block pages | at boot, bytes/CPU | after tests: alias PTEs | total bytes | bytes/CPU |',
+           '|---|---|---|---|---|---|---|---|']
     rows = []
     for log in logs:
         lane = os.path.basename(os.path.dirname(log))
         st, hammers = lane_facts(log)
         if st:
+            boot = (st['boot_bytes'] // st['boot_cpus']) if st.get('boot_cpus') else 0
             out.append(f'| {lane} | {st.get("enabled", "-")} | {st.get("possible_cpus", "-")} | '
-                       f'{st.get("pgd_block_pages", "-")} | {st.get("alias_mapped_pages", "-")} | '
+                       f'{st.get("pgd_block_pages", "-")} | {boot} | '
+                       f'{st.get("alias_mapped_pages", "-")} | '
                        f'{st.get("table_bytes_total", "-")} | {st.get("table_bytes_per_cpu", "-")} |')
         rows += [(lane,) + h for h in hammers]
     out += ['', '## KUnit this_cpu stress (pcpu_pgtable suite)', '',
