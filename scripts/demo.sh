@@ -10,10 +10,10 @@ TOPO=${TOPO:-2node}
 echo "Booting the patched kernel on numa-topologies/$TOPO.topo:"
 sed -n 's/^#/ /p' "$TOP/numa-topologies/$TOPO.topo" | head -n 3
 set +e
-out=$(python3 "$TOP/scripts/harness.py" boot patched "$TOPO" demo,topology)
+out=$(python3 "$TOP/scripts/harness.py" boot --name "demo-$TOPO" patched "$TOPO" demo,topology)
 rc=$?
 set -e
-log=$BUILD/runs/patched-$TOPO/console.log
+log=$BUILD/runs/demo-$TOPO/console.log
 echo
 sed -n '/----- DEMO BEGIN -----/,/----- DEMO END -----/p' "$log" |
 	sed -e 's/^ *# \{0,1\}//' -e '/----- DEMO/d'

@@ -116,7 +116,7 @@ def cmd_boot(args: argparse.Namespace) -> int:
               f'{", ".join(available_topologies())}', file=sys.stderr)
         return 2
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
-                       args.cpu, args.append)
+                       args.cpu, args.append, args.name)
     try:
         res = runner.boot(lane, TOP, BUILD)
     except (topology.TopologyError, FileNotFoundError) as e:
@@ -186,6 +186,7 @@ def main() -> int:
     p.add_argument('tests', help='guest tests, comma separated, or -')
     p.add_argument('--cpu', default='')
     p.add_argument('--append', default='')
+    p.add_argument('--name', default='', help='run directory under build/runs')
     p = sub.add_parser('parse')
     p.add_argument('log')
     p.add_argument('--docs', type=int, default=2, help='KTAP documents expected')

@@ -27,9 +27,12 @@ class Lane:
     tests: list[str]
     cpu: str = ''
     append: str = ''
+    label: str = ''     # run directory name instead of the derived one
 
     @property
     def name(self) -> str:
+        if self.label:
+            return self.label
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
         if self.append:
             suffix += '-' + '-'.join(a.replace('=', '-').replace('.', '_') for a in self.append.split())

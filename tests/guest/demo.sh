@@ -10,6 +10,9 @@ echo "# kernel: $(uname -r) $(uname -v)"
 echo "# command line: $(cat /proc/cmdline)"
 echo "# lane: $(cat /etc/harness/lane)"
 echo "#"
+echo "# boot messages of the series:"
+dmesg | grep -E 'percpu_pgtable|Per-CPU page tables|ktext|pcpu_kseq' | sed 's/^/#   /'
+echo "#"
 echo "# numactl --hardware:"
 numactl --hardware 2>&1 | sed 's/^/#   /'
 for f in /sys/kernel/debug/pcpu_pgtable/status /sys/kernel/debug/ktext/status \
