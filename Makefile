@@ -9,13 +9,14 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean dev-tree export results bisect-build
+	checkpatch topologies clean distclean check-big dev-tree export results bisect-build
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
 	@echo 'make check              harness self-tests + the CI matrix (tests/matrix)'
 	@echo 'make check TOPO=name    only lanes on numa-topologies/name.topo'
 	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, debug)'
+	@echo 'make check-big          the lanes of tests/matrix-big (64 vCPUs, slow)'
 	@echo 'make selftest           harness self-tests only (seconds)'
 	@echo 'make deps               apt-get install what is missing (idempotent)'
 	@echo 'make tree               unpack the Debian source, apply patches/series'
@@ -60,6 +61,10 @@ check: deps
 	@$(H) kernels $(SEL) >/dev/null
 	@$(MAKE) --no-print-directory kernels initramfs
 	@$(H) check --selftest $(SEL)
+
+# Lanes kept out of make check (tests/matrix-big): 64 vCPUs under TCG.
+check-big:
+	@MATRIX=$(CURDIR)/tests/matrix-big $(MAKE) --no-print-directory check
 
 demo: deps
 	@$(MAKE) --no-print-directory kernel-patched initramfs

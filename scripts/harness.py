@@ -23,7 +23,7 @@ from harness import ktap, runner, topology  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
-MATRIX = os.path.join(TOP, 'tests', 'matrix')
+MATRIX = os.environ.get('MATRIX') or os.path.join(TOP, 'tests', 'matrix')
 
 
 def available_topologies() -> list[str]:
