@@ -26,6 +26,7 @@ class Test:
     status: Status
     children: list['Test'] = dataclasses.field(default_factory=list)
     reason: str = ''
+    diag: list[str] = dataclasses.field(default_factory=list)  # '# ' lines before it
 
     def leaves(self, prefix: str = '') -> list[tuple[str, Status, str]]:
         """(path, status, reason) of every leaf; a parent that failed while all
@@ -53,6 +54,8 @@ _VERSION = re.compile(r'^(\s*)(KTAP|TAP) version \d+\s*$')
 _PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
 _RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)(?: -)?(?: ([^#]*?))?\s*(?:#\s*(.*))?$')
 _SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+_DIAG = re.compile(r'^(\s*)# ?(.*)$')
+DIAG_KEEP = 12   # diagnostic lines kept per result, the last ones
 
 # Kernel messages that fail a run whatever the tests said.
 SPLATS = [
@@ -82,6 +85,7 @@ def parse_ktap(lines: list[str]) -> list[Document]:
     pending: dict[int, list[Test]] | None = None
     plans: dict[int, int] = {}
     subtest_names: dict[int, str] = {}
+    diags: dict[int, list[str]] = {}
 
     def close() -> None:
         nonlocal pending
@@ -108,13 +112,19 @@ def parse_ktap(lines: list[str]) -> list[Document]:
             indent = len(m.group(1))
             if indent == 0:
                 close()
-                pending, plans, subtest_names = {}, {}, {}
+                pending, plans, subtest_names, diags = {}, {}, {}, {}
             continue
         if pending is None:
             continue
         m = _SUBTEST.match(line)
         if m:
             subtest_names[len(m.group(1))] = m.group(2).strip()
+            continue
+        m = _DIAG.match(line)
+        if m:
+            kept = diags.setdefault(len(m.group(1)), [])
+            kept.append(m.group(2).rstrip())
+            del kept[:-DIAG_KEEP]
             continue
         m = _PLAN.match(line)
         if m:
@@ -134,7 +144,7 @@ def parse_ktap(lines: list[str]) -> list[Document]:
                 children += pending.pop(deeper)
                 plans.pop(deeper, None)
             pending.setdefault(indent, []).append(
-                Test(name, status, children, comment))
+                Test(name, status, children, comment, diags.pop(indent, [])))
     close()
     return docs
 
@@ -144,6 +154,21 @@ class Console:
     docs: list[Document]
     splats: list[tuple[int, str, str]]   # (line number, kind, text)
     powered_off: bool
+
+    def diagnostics(self) -> dict[str, list[str]]:
+        """Leaf path -> the diagnostic lines printed just before its result."""
+        out: dict[str, list[str]] = {}
+
+        def walk(t: Test, prefix: str) -> None:
+            path = prefix + t.name
+            if t.diag:
+                out[path] = t.diag
+            for c in t.children:
+                walk(c, path + '.')
+        for d in self.docs:
+            for t in d.tests:
+                walk(t, '')
+        return out
 
     def leaves(self) -> list[tuple[str, Status, str]]:
         out = []

@@ -77,6 +77,8 @@ class Result:
     seconds: float
     log: str
     tests: list[tuple[str, str, str]]   # (path, status, reason)
+    # failed test path -> the diagnostic lines the guest printed before it
+    diags: dict[str, list[str]] = dataclasses.field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         c = {'pass': 0, 'fail': 0, 'skip': 0}
@@ -171,7 +173,8 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     tests = [(p, s.value, r) for p, s, r in console.leaves()]
     failed = [p for p, s, _ in tests if s == 'fail']
     res = Result(lane.name, 'FAIL' if reasons or failed else 'PASS', reasons, secs,
-                 os.path.relpath(log, os.path.dirname(build)), tests)
+                 os.path.relpath(log, os.path.dirname(build)), tests,
+                 {p: d for p, d in console.diagnostics().items() if p in failed})
     with open(os.path.join(rundir, 'result.json'), 'w', encoding='utf-8') as f:
         json.dump(dataclasses.asdict(res), f, indent=1)
     os.unlink(initrd)

@@ -63,6 +63,9 @@ class ParseTest(unittest.TestCase):
         self.assertIn('WARNING at console line 10', reasons[0])
         # a parent "ok" does not hide its failing leaf
         self.assertIn(('stress.stress_ng_exit_status', F), [(p, s) for p, s, _ in c.leaves()])
+        # the guest's diagnostics before the failed result are kept for the summary
+        self.assertEqual(c.diagnostics()['stress.stress_ng_exit_status'],
+                         ["stress-ng: fail:  [352] mmap: child died: signal 9 'SIGKILL'", 'rc=2'])
 
     def test_lockdep_report(self) -> None:
         text = ('[ 5.1] ======================================================\n'
