@@ -20,7 +20,7 @@ import sys
 STATUS = re.compile(r'^\s*# (enabled|possible_cpus|pgd_block_pages|alias_mapped_pages|'
                     r'table_bytes_total|table_bytes_per_cpu) (\d+)\s*$')
 HAMMER = re.compile(r'# (pcpu_this_cpu_ops_\w+): (\d+) ops, (\d+) owner RMWs, (\d+) migrations, '
-                    r'(\d+) preemptions, (\d+) hotplugs, alias (\w+)')
+                    r'(\d+) preemptions, (\d+) hotplugs, (?:alias|ops) (\w+)')
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 BOOT = re.compile(r'per-CPU page tables: alias window \S+, (\d+) KiB for (\d+) CPUs')
 

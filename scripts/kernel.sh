@@ -27,7 +27,9 @@ rm -rf "$cfgdir"; mkdir -p "$cfgdir"
 	die "merge_config.sh failed for $name; see $LOGS/config-$name.log"
 
 # Every requested value must have survived (a dependency may have dropped it).
-bad=0
+# A later fragment overrides an earlier one, as in merge_config.sh.
+declare -A want from
+order=()
 for f in "${frags[@]}"; do
 	while IFS= read -r line; do
 		case "$line" in
@@ -35,15 +37,22 @@ for f in "${frags[@]}"; do
 		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *} ;;
 		*) continue ;;
 		esac
-		got=$(grep -E "^($opt=|# $opt is not set)" "$cfgdir/.config" || true)
-		if [ "$line" = "# $opt is not set" ]; then
-			[ -z "$got" ] || [ "$got" = "$line" ] && continue
-		elif [ "$got" = "$line" ]; then
-			continue
-		fi
-		echo "error: $(basename "$f"): requested '$line', final .config has '${got:-nothing}'" >&2
-		bad=1
+		[ -n "${want[$opt]+set}" ] || order+=("$opt")
+		want[$opt]=$line
+		from[$opt]=$(basename "$f")
 	done <"$f"
+done
+bad=0
+for opt in "${order[@]}"; do
+	line=${want[$opt]}
+	got=$(grep -E "^($opt=|# $opt is not set)" "$cfgdir/.config" || true)
+	if [ "$line" = "# $opt is not set" ]; then
+		[ -z "$got" ] || [ "$got" = "$line" ] && continue
+	elif [ "$got" = "$line" ]; then
+		continue
+	fi
+	echo "error: ${from[$opt]}: requested '$line', final .config has '${got:-nothing}'" >&2
+	bad=1
 done
 [ "$bad" = 0 ] || die "kernel $name: requested options missing from .config (dependencies unmet?)"
 

@@ -24,9 +24,9 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 kernel_src() {
 	case "$1" in
 	vanilla) echo "$VANILLA_SRC" ;;
-	patched|debug) echo "$SRC" ;;
+	patched|debug|kseq|stock) echo "$SRC" ;;
 	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla patched debug dev)" ;;
+	*) die "unknown kernel '$1' (known: vanilla patched kseq stock debug dev)" ;;
 	esac
 }
 
@@ -35,8 +35,10 @@ kernel_fragments() {
 	case "$1" in
 	vanilla) echo "$f" ;;
 	patched|dev) echo "$f $TOP/configs/series.config" ;;
+	kseq) echo "$f $TOP/configs/series.config $TOP/configs/kseq.config" ;;
+	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla patched debug dev)" ;;
+	*) die "unknown kernel '$1' (known: vanilla patched kseq stock debug dev)" ;;
 	esac
 }
 

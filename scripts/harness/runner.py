@@ -28,12 +28,17 @@ class Lane:
     cpu: str = ''
     append: str = ''
     label: str = ''     # run directory name instead of the derived one
+    # TCG translates one instruction per block, so interrupts can land
+    # between any two instructions (by default only at block boundaries)
+    singlestep: bool = False
 
     @property
     def name(self) -> str:
         if self.label:
             return self.label
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
+        if self.singlestep:
+            suffix += '-singlestep'
         if self.append:
             suffix += '-' + '-'.join(a.replace('=', '-').replace('.', '_') for a in self.append.split())
         return f'{self.kernel}-{self.topo}{suffix}'
@@ -44,7 +49,8 @@ class MatrixError(Exception):
 
 
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
-    """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]"""
+    """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
+    [singlestep]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -55,16 +61,20 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
         except ValueError as e:
             raise MatrixError(f'{path}:{lineno}: {e}') from e
         if len(words) < 3:
-            raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> [cpu=M] [append=...]"')
+            raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
+                              '[cpu=M] [append=...] [singlestep]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
-            if key == 'cpu':
+            if opt == 'singlestep':
+                lane.singlestep = True
+            elif key == 'cpu':
                 lane.cpu = val
             elif key == 'append':
                 lane.append = val
             else:
-                raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu= or append=)')
+                raise MatrixError(f'{path}:{lineno}: unknown option {key!r} '
+                                  '(expected cpu=, append= or singlestep)')
         lanes.append(lane)
     return lanes
 
@@ -146,6 +156,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             '-serial', f'file:{log}',
             '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
            + topology.qemu_args(topo)
+           + (['-singlestep'] if lane.singlestep else [])
            + ['-kernel', image, '-initrd', initrd, '-append', append])
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
         f.write(shlex.join(cmd) + '\n')
