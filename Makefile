@@ -86,10 +86,10 @@ bisect-build: tree
 	@bash scripts/bisect-build.sh
 
 # docs/results.md from the last `make check` logs and a disassembly of the
-# this_cpu ops built against the vanilla and patched kernels.
+# this_cpu ops built against the vanilla, patched, kseq and stock kernels.
 results: kernels
 	@mkdir -p build/bench
-	@bash bench/disasm.sh vanilla patched >build/bench/disasm.txt
+	@bash bench/disasm.sh vanilla patched kseq stock >build/bench/disasm.txt
 	@python3 bench/report.py --disasm build/bench/disasm.txt >docs/results.md
 	@echo "docs/results.md written"
 

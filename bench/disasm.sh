@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # disasm.sh [KERNEL...] - what one this_cpu op costs in instructions.
-# Builds bench/this_cpu_ops as a module against each kernel (default: vanilla
-# patched) and prints, per op, the static instruction count of its function
-# and the instructions executed on the common path (bench/path_count.py),
-# with the listing of this_cpu_inc to check the count by eye.
+# Builds bench/this_cpu_ops as a module against each kernel (default:
+# vanilla patched kseq stock) and prints, per op, the static instruction
+# count of its function and the instructions executed on the common path
+# (bench/path_count.py), with the listing of this_cpu_inc to check by eye.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/lib.sh"
 
 kernels=("$@")
-[ ${#kernels[@]} -gt 0 ] || kernels=(vanilla patched)
+[ ${#kernels[@]} -gt 0 ] || kernels=(vanilla patched kseq stock)
 out_dir=$BUILD/bench/disasm
 mkdir -p "$out_dir"
 
@@ -40,15 +40,24 @@ for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.di
 done
 echo
 echo "executed on the common path (bench/path_count.py): instructions / memory accesses"
-printf '%-28s %12s %12s %12s\n' function "${kernels[0]}" "${kernels[1]:-}" "${kernels[1]:+${kernels[1]}-off}"
+echo "(patched-off: the patched kernel booted with percpu_pgtable=off)"
+cols=()
+for k in "${kernels[@]}"; do
+	cols+=("$k")
+	[ "$k" != patched ] || cols+=(patched-off)
+done
+printf '%-28s' function
+for c in "${cols[@]}"; do printf ' %12s' "$c"; done
+echo
 for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.dis" | tr -d '<>:'); do
-	a=$(python3 "$TOP/bench/path_count.py" "$out_dir/${kernels[0]}/this_cpu_ops.dis" "$f" | tr ' ' /)
-	b= c=
-	if [ ${#kernels[@]} -gt 1 ]; then
-		b=$(python3 "$TOP/bench/path_count.py" "$out_dir/${kernels[1]}/this_cpu_ops.dis" "$f" | tr ' ' /)
-		c=$(python3 "$TOP/bench/path_count.py" --alias off "$out_dir/${kernels[1]}/this_cpu_ops.dis" "$f" | tr ' ' /)
-	fi
-	printf '%-28s %12s %12s %12s\n' "$f" "$a" "$b" "$c"
+	printf '%-28s' "$f"
+	for c in "${cols[@]}"; do
+		k=${c%-off} alias=on
+		[ "$c" = "$k" ] || alias=off
+		printf ' %12s' "$(python3 "$TOP/bench/path_count.py" --alias $alias \
+			"$out_dir/$k/this_cpu_ops.dis" "$f" | tr ' ' /)"
+	done
+	echo
 done
 for k in "${kernels[@]}"; do
 	echo
