@@ -67,7 +67,7 @@ check-big:
 	@MATRIX=$(CURDIR)/tests/matrix-big $(MAKE) --no-print-directory check
 
 demo: deps
-	@$(MAKE) --no-print-directory kernel-patched initramfs
+	@$(MAKE) --no-print-directory kernel-patched kernel-kseq initramfs
 	@bash scripts/demo.sh
 
 checkpatch: tree
@@ -90,7 +90,8 @@ bisect-build: tree
 results: kernels
 	@mkdir -p build/bench
 	@bash bench/disasm.sh vanilla patched kseq stock >build/bench/disasm.txt
-	@python3 bench/report.py --disasm build/bench/disasm.txt >docs/results.md
+	@bash bench/size.sh vanilla stock patched kseq >build/bench/size.txt
+	@python3 bench/report.py --disasm build/bench/disasm.txt --size build/bench/size.txt >docs/results.md
 	@echo "docs/results.md written"
 
 clean:

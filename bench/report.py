@@ -21,13 +21,17 @@ STATUS = re.compile(r'^\s*# (enabled|possible_cpus|pgd_block_pages|alias_mapped_
                     r'table_bytes_total|table_bytes_per_cpu) (\d+)\s*$')
 HAMMER = re.compile(r'# (pcpu_this_cpu_ops_\w+): (\d+) ops, (\d+) owner RMWs, (\d+) migrations, '
                     r'(\d+) preemptions, (\d+) hotplugs, (?:alias|ops) (\w+)')
+KSEQ = re.compile(r'# kseq_forced_restart_test: (\d+) ops, (\d+) interrupt iterations, '
+                  r'(\d+) restarts, (\d+) preemptions')
+KSEQ_TABLE = re.compile(r'# kseq_table_test: (\d+) sequences \((\S+)\)')
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 BOOT = re.compile(r'per-CPU page tables: alias window \S+, (\d+) KiB for (\d+) CPUs')
 
 
-def lane_facts(log: str) -> tuple[dict[str, int], list[tuple[str, ...]]]:
+def lane_facts(log: str) -> tuple[dict[str, int], list[tuple[str, ...]], list[str]]:
     status: dict[str, int] = {}
     hammers = []
+    kseq: list[str] = []
     with open(log, encoding='utf-8', errors='replace') as f:
         for raw in f:
             line = TS.sub('', raw.rstrip('\n'))
@@ -41,13 +45,20 @@ def lane_facts(log: str) -> tuple[dict[str, int], list[tuple[str, ...]]]:
             m = HAMMER.search(line)
             if m:
                 hammers.append(m.groups())
-    return status, hammers
+            m = KSEQ_TABLE.search(line)
+            if m:
+                kseq[:0] = list(m.groups())
+            m = KSEQ.search(line)
+            if m:
+                kseq += list(m.groups())
+    return status, hammers, kseq
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--runs', default=os.path.join(os.path.dirname(__file__), '..', 'build', 'runs'))
     ap.add_argument('--disasm', default='', help='output of bench/disasm.sh to include')
+    ap.add_argument('--size', default='', help='output of bench/size.sh to include')
     args = ap.parse_args()
 
     top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
@@ -70,10 +81,12 @@ def main() -> int:
            'KUnit suite has allocated and freed several chunks (tables stay allocated).', '',
            '| lane | enabled | CPUs | block pages | at boot, bytes/CPU | after tests: alias PTEs | total bytes | bytes/CPU |',
            '|---|---|---|---|---|---|---|---|']
-    rows = []
+    rows, kseq_rows = [], []
     for log in logs:
         lane = os.path.basename(os.path.dirname(log))
-        st, hammers = lane_facts(log)
+        st, hammers, kseq = lane_facts(log)
+        if len(kseq) == 6:
+            kseq_rows.append((lane,) + tuple(kseq))
         if st:
             boot = (st['boot_bytes'] // st['boot_cpus']) if st.get('boot_cpus') else 0
             out.append(f'| {lane} | {st.get("enabled", "-")} | {st.get("possible_cpus", "-")} | '
@@ -82,12 +95,23 @@ def main() -> int:
                        f'{st.get("table_bytes_total", "-")} | {st.get("table_bytes_per_cpu", "-")} |')
         rows += [(lane,) + h for h in hammers]
     out += ['', '## KUnit this_cpu stress (pcpu_pgtable suite)', '',
-            '| lane | case | ops | owner RMWs | migrations | preemptions | hotplugs | alias |',
+            '| lane | case | ops | owner RMWs | migrations | preemptions | hotplugs | ops via |',
             '|---|---|---|---|---|---|---|---|']
     out += [f'| {" | ".join(r)} |' for r in rows]
+    out += ['', '## KUnit forced restarts (pcpu_kseq suite)', '',
+            'Sequences in the kernel table and their form; ops of the forced-restart',
+            'case, hrtimer interrupt iterations (each runs ops of its own on the same',
+            'variables), restarts taken, and involuntary context switches of the workers.', '',
+            '| lane | sequences | form | ops | interrupt iterations | restarts | preemptions |',
+            '|---|---|---|---|---|---|---|']
+    out += [f'| {" | ".join(r)} |' for r in kseq_rows]
     if args.disasm:
         with open(args.disasm, encoding='utf-8') as f:
             out += ['', '## Instructions per this_cpu op (`bench/disasm.sh`)', '', '```',
+                    f.read().rstrip(), '```']
+    if args.size:
+        with open(args.size, encoding='utf-8') as f:
+            out += ['', '## Code size per kernel (`bench/size.sh`)', '', '```',
                     f.read().rstrip(), '```']
     print('\n'.join(out))
     return 0

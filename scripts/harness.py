@@ -104,10 +104,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f'           log: {res.log}')
 
     print()
-    print(f'{"lane":34s} {"pass":>5s} {"fail":>5s} {"skip":>5s} {"secs":>5s}  verdict')
+    print(f'{"lane":40s} {"pass":>5s} {"fail":>5s} {"skip":>5s} {"secs":>5s}  verdict')
     for r in results:
         c = r.counts()
-        print(f'{r.lane:34s} {c["pass"]:5d} {c["fail"]:5d} {c["skip"]:5d} {r.seconds:5.0f}  {r.verdict}')
+        print(f'{r.lane:40s} {c["pass"]:5d} {c["fail"]:5d} {c["skip"]:5d} {r.seconds:5.0f}  {r.verdict}')
         # each lane's clean boot and power-off is a test of its own
         passed += c['pass'] + (0 if r.reasons else 1)
         failed += c['fail'] + (1 if r.reasons else 0)

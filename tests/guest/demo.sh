@@ -11,12 +11,12 @@ echo "# command line: $(cat /proc/cmdline)"
 echo "# lane: $(cat /etc/harness/lane)"
 echo "#"
 echo "# boot messages of the series:"
-dmesg | grep -E 'percpu_pgtable|Per-CPU page tables|ktext|pcpu_kseq' | sed 's/^/#   /'
+dmesg | grep -E 'percpu_pgtable|Per-CPU page tables|ktext|kseq' | sed 's/^/#   /'
 echo "#"
 echo "# numactl --hardware:"
 numactl --hardware 2>&1 | sed 's/^/#   /'
 for f in /sys/kernel/debug/pcpu_pgtable/status /sys/kernel/debug/ktext/status \
-	/sys/kernel/debug/pcpu_kseq/status; do
+	/sys/kernel/debug/kseq/status; do
 	echo "#"
 	if [ -r "$f" ]; then
 		echo "# $f:"
