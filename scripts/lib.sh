@@ -20,13 +20,15 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The kernels the harness knows: name -> source tree and config fragments.
 # vanilla: pristine Debian source; patched: with patches/series applied;
-# debug: patched plus configs/debug.config.
+# kseq, stock: patched with the other this_cpu choices; debug: patched plus
+# configs/debug.config; vanilla-debug: vanilla plus configs/debug.config
+# (to tell whether a debug splat is the series' or 6.12's).
 kernel_src() {
 	case "$1" in
-	vanilla) echo "$VANILLA_SRC" ;;
+	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
 	patched|debug|kseq|stock) echo "$SRC" ;;
 	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla patched kseq stock debug dev)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev)" ;;
 	esac
 }
 
@@ -34,11 +36,12 @@ kernel_fragments() {
 	local f="$TOP/configs/base.config $TOP/configs/kunit.config"
 	case "$1" in
 	vanilla) echo "$f" ;;
+	vanilla-debug) echo "$f $TOP/configs/debug.config" ;;
 	patched|dev) echo "$f $TOP/configs/series.config" ;;
 	kseq) echo "$f $TOP/configs/series.config $TOP/configs/kseq.config" ;;
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla patched kseq stock debug dev)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev)" ;;
 	esac
 }
 
