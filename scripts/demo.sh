@@ -34,7 +34,7 @@ set -e
 klog=$BUILD/runs/demo-kseq-$TOPO/console.log
 sed -n '/kseq\/status:/,/----- DEMO END -----/p' "$klog" |
 	sed -e '/----- DEMO END/d' -e 's/^ *# \{0,1\}//' || true
-grep -E '# (kseq_table_test|kseq_forced_restart_test|pcpu_this_cpu_ops_\w+): ' "$klog" |
+grep -E '^ {4}# (kseq_table_test|kseq_forced_restart_test|pcpu_this_cpu_ops_\w+): ' "$klog" |
 	sed 's/^ *# /KUnit: /' || true
 echo "$kout"
 [ "$rc" = 0 ] || exit $rc
