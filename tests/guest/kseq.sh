@@ -6,12 +6,8 @@
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/kseq/status
 ktap_plan 3
-if [ ! -r $ST ]; then
-	ktap_skip status_file "$ST missing: this_cpu ops are not kernel restartable sequences"
-	ktap_skip restart_counters "no status file"
-	ktap_skip form_matches_cpu "no status file"
-	ktap_finish
-fi
+[ -r $ST ] || ktap_skip_all "$ST missing: this_cpu ops are not kernel restartable sequences" \
+	status_file restart_counters form_matches_cpu
 snap=$(cat $ST)
 echo "$snap" | grep -v '^restarts_cpu' | sed 's/^/# /'
 val() { echo "$snap" | awk -v k="$1" '$1 == k { print $2 }'; }

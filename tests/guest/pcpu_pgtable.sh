@@ -6,14 +6,8 @@
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/pcpu_pgtable/status
 ktap_plan 5
-if [ ! -r $ST ]; then
-	ktap_skip status_file "$ST missing: kernel without per-CPU page tables"
-	ktap_skip enabled_matches_cmdline "no status file"
-	ktap_skip invalid_value_reported "no status file"
-	ktap_skip alias_mapped "no status file"
-	ktap_skip table_bytes "no status file"
-	ktap_finish
-fi
+[ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
+	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 

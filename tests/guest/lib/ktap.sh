@@ -20,6 +20,14 @@ ktap_check() {
 	shift
 	if "$@"; then ktap_ok "$name"; else ktap_fail "$name"; fi
 }
+# ktap_skip_all REASON NAME...: skip every named case and finish, e.g. when
+# the kernel lacks the feature the cases look at
+ktap_skip_all() {
+	why=$1
+	shift
+	for name in "$@"; do ktap_skip "$name" "$why"; done
+	ktap_finish
+}
 # Exit status for init: 1 if any case failed, 4 if none ran, else 0.
 ktap_finish() {
 	[ "$KTAP_FAILED" -gt 0 ] && exit 1
