@@ -20,7 +20,7 @@ import sys
 STATUS = re.compile(r'^\s*# (enabled|possible_cpus|pgd_block_pages|alias_mapped_pages|'
                     r'table_bytes_total|table_bytes_per_cpu) (\d+)\s*$')
 HAMMER = re.compile(r'# (pcpu_this_cpu_ops_\w+): (\d+) ops, (\d+) owner RMWs, (\d+) migrations, '
-                    r'(\d+) preemptions, (\d+) hotplugs, (?:alias|ops) (\w+)')
+                    r'(\d+) preemptions, (\d+) hotplugs, ops (\w+)')
 KSEQ = re.compile(r'# kseq_forced_restart_test: (\d+) ops, (\d+) interrupt iterations, '
                   r'(\d+) restarts, (\d+) preemptions')
 KSEQ_TABLE = re.compile(r'# kseq_table_test: (\d+) sequences \((\S+)\)')

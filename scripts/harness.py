@@ -23,8 +23,6 @@ from harness import ktap, runner, topology  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
-# diagnostic lines shown under a failed test in the summary (all are in the log)
-DIAG_LINES = 8
 MATRIX = os.environ.get('MATRIX') or os.path.join(TOP, 'tests', 'matrix')
 
 
@@ -96,7 +94,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for p, st, why in res.tests:
             if st == 'fail':
                 print(f'           not ok {p}{" # " + why if why else ""}')
-                for d in res.diags.get(p, [])[-DIAG_LINES:]:
+                for d in res.diags.get(p, []):
                     print(f'             # {d}')
         for why in res.reasons:
             print(f'           {why}')

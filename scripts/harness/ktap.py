@@ -55,7 +55,7 @@ _PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
 _RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)(?: -)?(?: ([^#]*?))?\s*(?:#\s*(.*))?$')
 _SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
 _DIAG = re.compile(r'^(\s*)# ?(.*)$')
-DIAG_KEEP = 12   # diagnostic lines kept per result, the last ones
+DIAG_KEEP = 8    # diagnostic lines kept per result, the last ones
 
 # Kernel messages that fail a run whatever the tests said.
 SPLATS = [
