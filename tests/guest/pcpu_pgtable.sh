@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # pcpu_pgtable.sh - the per-CPU page table status file agrees with the
 # command line: enabled unless percpu_pgtable=off, an invalid value is
-# reported and ignored, and the memory cost is what the tables need.
+# reported and ignored, the memory cost is what the tables need, and after
+# boot the tables are read-only and the pcpu_pgtable_sync KUnit suite,
+# rerun through debugfs, passes on the fixmap path.
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/pcpu_pgtable/status
-ktap_plan 5
+ktap_plan 7
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
-	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes
+	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes \
+	tables_ro kunit_sync_after_boot
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
 ok=1
-for k in enabled alias_offset alias_start alias_end table_bytes_total table_bytes_per_cpu; do
+for k in enabled alias_offset alias_start alias_end table_bytes_total table_bytes_per_cpu tables_ro; do
 	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
 done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
@@ -42,8 +45,28 @@ if [ "$want" = 1 ]; then
 	per=$(val table_bytes_per_cpu)
 	ktap_diag "at boot: $1 KiB for $2 CPUs; now: table_bytes_per_cpu $per"
 	ktap_check table_bytes in_range $(($1 * 1024 / $2)) 4096 20480
+	# rodata=full is the arm64 default: the copies are read-only like swapper
+	ktap_check tables_ro [ "$(val tables_ro)" = 1 ]
+	# The suite of the top-level writers, again now that they use the fixmap.
+	K=/sys/kernel/debug/kunit/pcpu_pgtable_sync
+	if [ -w $K/run ]; then
+		echo 1 >$K/run
+		sed 's/^/# /' $K/results
+		if grep -q 'not ok' $K/results || grep -q '# SKIP' $K/results ||
+		   ! grep -q 'tables read-only' $K/results ||
+		   ! grep -q 'fixmap path' $K/results; then
+			ktap_fail kunit_sync_after_boot
+		else
+			ktap_ok kunit_sync_after_boot
+		fi
+	else
+		ktap_diag "$K/run missing"
+		ktap_fail kunit_sync_after_boot
+	fi
 else
 	ktap_check alias_mapped [ "$(val alias_mapped_pages)" = 0 ]
 	ktap_check table_bytes [ "$(val table_bytes_total)" = 0 ]
+	ktap_check tables_ro [ "$(val tables_ro)" = 0 ]
+	ktap_skip kunit_sync_after_boot "per-CPU page tables are off"
 fi
 ktap_finish
