@@ -40,11 +40,11 @@ for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.di
 done
 echo
 echo "executed on the common path (bench/path_count.py): instructions / memory accesses"
-echo "(patched-off: the patched kernel booted with percpu_pgtable=off)"
+echo "(K-off: kernel K booted with percpu_pgtable=off)"
 cols=()
 for k in "${kernels[@]}"; do
 	cols+=("$k")
-	[ "$k" != patched ] || cols+=(patched-off)
+	case "$k" in patched|dev) cols+=("$k-off") ;; esac
 done
 printf '%-28s' function
 for c in "${cols[@]}"; do printf ' %12s' "$c"; done

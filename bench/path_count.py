@@ -52,8 +52,9 @@ def walk(insns: list[tuple[int, str, str]], alias_on: bool) -> list[tuple[int, s
         taken = False
         if op == 'b':
             # the first unconditional b is the ARM64_HAS_PCPU_ALIAS test
-            taken = not (i == cap_test and alias_on and '__pcpu_alias_offset' in
-                         ' '.join(x[2] for x in insns))
+            # (an alias kernel: the offset's movz ..., lsl #32 follows)
+            taken = not (i == cap_test and alias_on and any(
+                op2 == 'movz' and args2.endswith('lsl #32') for _, op2, args2 in insns))
         elif op in ('cbz', 'cbnz', 'tbz', 'tbnz') or op.startswith('b.'):
             if target < addr:
                 # an exclusive-store retry is not taken; other loops back are

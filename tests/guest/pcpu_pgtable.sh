@@ -7,15 +7,16 @@
 # rerun through debugfs, passes on the fixmap path.
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/pcpu_pgtable/status
-ktap_plan 7
+ktap_plan 9
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
 	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes \
-	tables_ro kunit_sync_after_boot
+	tables_ro kunit_sync_after_boot alias_offset_4g tramp_iff_kpti
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
 ok=1
-for k in enabled alias_offset alias_start alias_end table_bytes_total table_bytes_per_cpu tables_ro; do
+for k in enabled alias_offset alias_start alias_end column_bytes unit_bytes region_start region_end \
+	region_pmd_pages region_pte_pages table_bytes_total table_bytes_per_cpu tables_ro; do
 	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
 done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
@@ -37,14 +38,23 @@ cpus=$(val possible_cpus)
 if [ "$want" = 1 ]; then
 	# every CPU maps at least its first-chunk unit through the alias
 	ktap_check alias_mapped [ "$(val alias_mapped_pages)" -ge "$cpus" ]
-	# At boot: a top-level block (1 or 3 pages), the alias PUD (in the
-	# block when there is one), PMD and PTE: at most 5 pages per CPU.
-	# Later chunks add PTE pages; the KUnit suite creates many.
+	# At boot: [trampoline][alias PUD][top level] per CPU and the column
+	# region's PMD pages (one per CPU, one more for the phase), shared with
+	# swapper. Chunks created later add nothing: the alias shares their PTEs.
 	boot=$(dmesg | sed -n 's/.*per-CPU page tables: .*, \([0-9]*\) KiB for \([0-9]*\) CPUs/\1 \2/p')
 	set -- $boot
 	per=$(val table_bytes_per_cpu)
 	ktap_diag "at boot: $1 KiB for $2 CPUs; now: table_bytes_per_cpu $per"
-	ktap_check table_bytes in_range $(($1 * 1024 / $2)) 4096 20480
+	ktap_check table_bytes in_range $(($1 * 1024 / $2)) 8192 20480
+	ktap_diag "after the KUnit suite: $per bytes per CPU"
+	# one movz: the offset is a multiple of 4 GiB
+	off=$(val alias_offset)
+	ktap_check alias_offset_4g [ $((off & 0xffffffff)) = 0 ]
+	if dmesg | grep -q 'detected: Kernel page table isolation (KPTI)'; then
+		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = 3 ]
+	else
+		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = 2 ]
+	fi
 	# rodata=full is the arm64 default: the copies are read-only like swapper
 	ktap_check tables_ro [ "$(val tables_ro)" = 1 ]
 	# The suite of the top-level writers, again now that they use the fixmap.
@@ -68,5 +78,7 @@ else
 	ktap_check table_bytes [ "$(val table_bytes_total)" = 0 ]
 	ktap_check tables_ro [ "$(val tables_ro)" = 0 ]
 	ktap_skip kunit_sync_after_boot "per-CPU page tables are off"
+	ktap_skip alias_offset_4g "per-CPU page tables are off"
+	ktap_skip tramp_iff_kpti "per-CPU page tables are off"
 fi
 ktap_finish
