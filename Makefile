@@ -9,7 +9,7 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean check-big dev-tree export results bisect-build
+	checkpatch topologies clean distclean check-big dev-tree export results bisect-build mutants
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -27,6 +27,7 @@ help:
 	@echo 'make kernel-dev         build build/dev into build/out/dev'
 	@echo 'make export             write build/dev commits since base to patches/'
 	@echo 'make bisect-build       build every prefix of the series (one build per patch)'
+	@echo 'make mutants            break the series on purpose (tests/mutants/), show a test fails'
 	@echo 'make results            docs/results.md from the last make check and bench/disasm.sh'
 	@echo 'make topologies         validate every numa-topologies/ file'
 	@echo 'make clean              remove build/out, build/runs (keep source, userland)'
@@ -84,6 +85,11 @@ export:
 # Every prefix of the series builds (slow: one build per patch).
 bisect-build: tree
 	@bash scripts/bisect-build.sh
+
+# Each tests/mutants/*.mutation applied in turn to a worktree of the
+# patched tree, built incrementally, booted: the named test must fail.
+mutants: tree initramfs
+	@bash scripts/mutant.sh
 
 # docs/results.md from the last `make check` logs and a disassembly of the
 # this_cpu ops built against the vanilla, patched, kseq and stock kernels.

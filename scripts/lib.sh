@@ -7,6 +7,7 @@ BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/linux                 # git tree: base import + series
 VANILLA_SRC=$BUILD/linux-vanilla # worktree of the pristine import
 DEV_SRC=$BUILD/dev               # developers' worktree (branch dev), see export-series.sh
+MUTANT_SRC=$BUILD/mutant         # worktree of the patched tree, one mutation applied (mutant.sh)
 OUT=$BUILD/out                   # O= build directories, one per kernel
 STAMPS=$BUILD/stamps
 LOGS=$BUILD/logs
@@ -28,7 +29,8 @@ kernel_src() {
 	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
 	patched|debug|kseq|stock) echo "$SRC" ;;
 	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev)" ;;
+	mutant) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev mutant)" ;;
 	esac
 }
 
@@ -37,11 +39,11 @@ kernel_fragments() {
 	case "$1" in
 	vanilla) echo "$f" ;;
 	vanilla-debug) echo "$f $TOP/configs/debug.config" ;;
-	patched|dev) echo "$f $TOP/configs/series.config" ;;
+	patched|dev|mutant) echo "$f $TOP/configs/series.config" ;;
 	kseq) echo "$f $TOP/configs/series.config $TOP/configs/kseq.config" ;;
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev mutant)" ;;
 	esac
 }
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""mutate.py MUTATION TREE | --lane MUTATION - apply one scripted mutation.
+
+A mutation file has "key: value" lines: file (path in the kernel tree),
+find (a Python regex, matched exactly once), replace, topo, tests, append
+(or -), expect (the test path suffix that must fail), why (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+
+def load(path: str) -> dict[str, str]:
+    d: dict[str, str] = {}
+    key = ''
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            if line.startswith(' ') and key:   # continuation
+                d[key] += '\n' + line[1:].rstrip('\n')
+                continue
+            key, _, val = line.partition(':')
+            d[key.strip()] = val.strip()
+    for k in ('file', 'find', 'replace', 'topo', 'tests', 'expect'):
+        if k not in d:
+            raise SystemExit(f'{path}: missing "{k}:"')
+    return d
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--lane', action='store_true', help='print: topo tests append expect')
+    ap.add_argument('mutation')
+    ap.add_argument('tree', nargs='?')
+    a = ap.parse_args()
+    m = load(a.mutation)
+    if a.lane:
+        print('\t'.join((m['topo'], m['tests'], m.get('append', '-') or '-', m['expect'])))
+        return 0
+    path = f'{a.tree}/{m["file"]}'
+    with open(path, encoding='utf-8') as f:
+        s = f.read()
+    n = len(re.findall(m['find'], s, flags=re.S))
+    if n != 1:
+        print(f'{a.mutation}: "find" matches {n} times in {m["file"]}', file=sys.stderr)
+        return 1
+    s = re.sub(m['find'], m['replace'].replace('\\n', '\n'), s, flags=re.S)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(s)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
