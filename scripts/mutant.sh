@@ -28,14 +28,24 @@ for n in "${names[@]}"; do
 	[ "$append" = - ] && append=
 	out=$(python3 "$TOP/scripts/harness.py" boot mutant "$topo" "$tests" --append "$append" \
 		--name "mutant-$n" 2>&1 || true)
-	if python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if any(p.endswith(sys.argv[2]) and s=='fail' for p,s,_ in r['tests']) else 1)" \
-		"$BUILD/runs/mutant-$n/result.json" "$expect"; then
-		echo "killed   $n: $expect failed"
-		killed=$((killed + 1))
-	else
-		echo "SURVIVED $n: $expect did not fail ($(echo "$out" | head -n1))"
-		survived=$((survived + 1))
-	fi
+	r=$BUILD/runs/mutant-$n/result.json
+	verdict=$(python3 - "$r" "$expect" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+hit = [s for p, s, _ in r['tests'] if p.endswith(sys.argv[2])]
+if 'fail' in hit:
+    print('test')
+elif r['verdict'] == 'FAIL':
+    print('lane: ' + '; '.join(r['reasons'][:2]))
+else:
+    print('none')
+PY
+)
+	case "$verdict" in
+	test) echo "killed   $n: $expect failed"; killed=$((killed + 1)) ;;
+	lane:*) echo "killed   $n: the lane failed before $expect could (${verdict#lane: })"; killed=$((killed + 1)) ;;
+	*) echo "SURVIVED $n: $expect passed ($(echo "$out" | head -n1))"; survived=$((survived + 1)) ;;
+	esac
 done
 git -C "$MUTANT_SRC" checkout -q -- .
 echo "$killed killed, $survived survived"
