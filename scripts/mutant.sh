@@ -33,10 +33,11 @@ for n in "${names[@]}"; do
 import json, sys
 r = json.load(open(sys.argv[1]))
 hit = [s for p, s, _ in r['tests'] if p.endswith(sys.argv[2])]
+others = [p for p, s, _ in r['tests'] if s == 'fail' and not p.endswith(sys.argv[2])]
 if 'fail' in hit:
     print('test')
 elif r['verdict'] == 'FAIL':
-    print('lane: ' + '; '.join(r['reasons'][:2]))
+    print('lane: ' + '; '.join(r['reasons'][:2] + ['failed: ' + ', '.join(others)] * bool(others)))
 else:
     print('none')
 PY
