@@ -97,7 +97,9 @@ results: kernels
 	@mkdir -p build/bench
 	@bash bench/disasm.sh vanilla patched kseq stock >build/bench/disasm.txt
 	@bash bench/size.sh vanilla stock patched kseq >build/bench/size.txt
-	@python3 bench/report.py --disasm build/bench/disasm.txt --size build/bench/size.txt >docs/results.md
+	@python3 bench/codegen_check.py build/bench/disasm >build/bench/codegen.ktap || true
+	@python3 bench/report.py --disasm build/bench/disasm.txt --size build/bench/size.txt \
+		--codegen build/bench/codegen.ktap >docs/results.md
 	@echo "docs/results.md written"
 
 clean:

@@ -24,6 +24,15 @@ for k in "${kernels[@]}"; do
 	make -s -C "$src" O="$obj" M="$m" modules >"$m/build.log" 2>&1 ||
 		die "module build against $k failed; see $m/build.log"
 	"${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$m/this_cpu_ops.o" >"$m/this_cpu_ops.dis"
+	# the out-of-line stock ops of an alias kernel, followed by path_count.py
+	: >"$m/callees.dis"
+	if [ -f "$obj/arch/arm64/kernel/percpu_stock.o" ]; then
+		"${CROSS_COMPILE}objdump" -d --no-show-raw-insn \
+			"$obj/arch/arm64/kernel/percpu_stock.o" >"$m/callees.dis"
+	fi
+	# call sites of preempt_schedule_notrace() in the whole kernel
+	"${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$obj/vmlinux" |
+		grep -c 'bl[[:space:]].*<preempt_schedule_notrace>' >"$m/preempt_sites" || true
 done
 
 printf '%-28s' "function"
@@ -40,7 +49,7 @@ for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.di
 done
 echo
 echo "executed on the common path (bench/path_count.py): instructions / memory accesses"
-echo "(K-off: kernel K booted with percpu_pgtable=off)"
+echo "(K-off: kernel K booted with percpu_pgtable=off, its out-of-line stock op included)"
 cols=()
 for k in "${kernels[@]}"; do
 	cols+=("$k")
@@ -55,10 +64,14 @@ for f in $(grep -o '<bench_[a-z0-9_]*>:' "$out_dir/${kernels[0]}/this_cpu_ops.di
 		k=${c%-off} alias=on
 		[ "$c" = "$k" ] || alias=off
 		printf ' %12s' "$(python3 "$TOP/bench/path_count.py" --alias $alias \
+			--callees "$out_dir/$k/callees.dis" \
 			"$out_dir/$k/this_cpu_ops.dis" "$f" | tr ' ' /)"
 	done
 	echo
 done
+echo
+echo "calls of preempt_schedule_notrace() in vmlinux (objdump -d | grep -c)"
+for k in "${kernels[@]}"; do printf '%-12s %6s\n' "$k" "$(cat "$out_dir/$k/preempt_sites")"; done
 for k in "${kernels[@]}"; do
 	echo
 	echo "== $k: bench_this_cpu_inc =="

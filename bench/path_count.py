@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""path_count.py DIS FUNC [--alias on|off] - instructions executed by one call.
+"""path_count.py DIS FUNC [--alias on|off] [--callees DIS2] - instructions executed by one call.
 
 Walks the objdump listing of FUNC from its entry along the common path:
 an exclusive-store retry is not taken (no contention); the preempt_enable
@@ -9,6 +9,9 @@ compares succeed; the first unconditional b is the alternative_has_cap_likely()
 test of ARM64_HAS_PCPU_ALIAS, patched to a nop when the alias is on and
 taken when it is off. LSE and LL/SC
 alternatives have the same length, so the count holds for either.
+With --callees, a bl to a function listed in DIS2 (the alias kernel's
+out-of-line stock ops, arch/arm64/kernel/percpu_stock.o) is followed, and
+the callee's path counts too.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ def listing(path: str, func: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def walk(insns: list[tuple[int, str, str]], alias_on: bool) -> list[tuple[int, str, str]]:
+def walk(insns: list[tuple[int, str, str]], alias_on: bool,
+         callees: dict[str, list[tuple[int, str, str]]] | None = None) -> list[tuple[int, str, str]]:
     by_addr = {a: i for i, (a, _, _) in enumerate(insns)}
     cap_test = next((k for k, (_, op, _) in enumerate(insns) if op == 'b'), None)
     path: list[tuple[int, str, str]] = []
@@ -49,6 +53,12 @@ def walk(insns: list[tuple[int, str, str]], alias_on: bool) -> list[tuple[int, s
         target = int(m.group(1), 16) if m else None
         if op == 'ret':
             break
+        if op == 'bl' and callees:
+            c = re.search(r'<([^>+]+)>', args)
+            if c and c.group(1) in callees:
+                path.extend(walk(callees[c.group(1)], False))
+            i += 1
+            continue
         taken = False
         if op == 'b':
             # the first unconditional b is the ARM64_HAS_PCPU_ALIAS test
@@ -76,13 +86,19 @@ def main() -> int:
     ap.add_argument('dis')
     ap.add_argument('func')
     ap.add_argument('--alias', choices=('on', 'off'), default='on')
+    ap.add_argument('--callees', default='', help='listing of functions whose calls are followed')
     ap.add_argument('-v', action='store_true', help='print the path')
     args = ap.parse_args()
     insns = listing(args.dis, args.func)
     if not insns:
         print(f'error: {args.func} not found in {args.dis}', file=sys.stderr)
         return 2
-    path = walk(insns, args.alias == 'on')
+    callees = {}
+    if args.callees:
+        with open(args.callees, encoding='utf-8') as f:
+            names = re.findall(r'^[0-9a-f]+ <([^>]+)>:$', f.read(), re.M)
+        callees = {n: listing(args.callees, n) for n in names}
+    path = walk(insns, args.alias == 'on', callees)
     if args.v:
         for a, op, rest in path:
             print(f'  {a:x}: {op} {rest}')

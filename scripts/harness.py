@@ -68,6 +68,36 @@ def selftest() -> tuple[int, int]:
     return res.testsRun - bad - len(res.skipped), bad
 
 
+def codegen_check() -> tuple[int, int]:
+    """bench/codegen_check.py on freshly built bench/this_cpu_ops listings."""
+    import subprocess
+    os.makedirs(os.path.join(BUILD, 'bench'), exist_ok=True)
+    with open(os.path.join(BUILD, 'bench', 'disasm.txt'), 'w', encoding='utf-8') as out:
+        r = subprocess.run(['bash', os.path.join(TOP, 'bench', 'disasm.sh'),
+                            'vanilla', 'patched', 'kseq', 'stock'],
+                           stdout=out, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        print(f'  FAIL     codegen: bench/disasm.sh failed: {r.stderr.strip()}')
+        return 0, 1
+    r = subprocess.run([sys.executable, os.path.join(TOP, 'bench', 'codegen_check.py'),
+                        os.path.join(BUILD, 'bench', 'disasm')],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(os.path.join(BUILD, 'bench', 'codegen.ktap'), 'w', encoding='utf-8') as f:
+        f.write(r.stdout)
+    lines = r.stdout.splitlines()
+    ok = [l for l in lines if l.startswith('ok ')]
+    bad = [(i, l) for i, l in enumerate(lines) if l.startswith('not ok ')]
+    if r.returncode not in (0, 1) or not ok and not bad:
+        print(f'  FAIL     codegen: bench/codegen_check.py: {r.stderr.strip()}')
+        return 0, 1
+    verdict = 'PASS' if not bad else 'FAIL'
+    print(f'  {verdict:8s} codegen (bench/codegen_check.py): {len(ok)} passed, {len(bad)} failed; '
+          f'KTAP in build/bench/codegen.ktap')
+    for i, l in bad:
+        print(f'           {l}  {lines[i - 1] if i else ""}')
+    return len(ok), len(bad)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     passed = failed = 0
     if args.selftest:
@@ -101,6 +131,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         if res.verdict == 'FAIL':
             print(f'           log: {res.log}')
 
+    # The code of the this_cpu ops, when the lanes built all four kernels.
+    if {'vanilla', 'patched', 'kseq', 'stock'} <= {l.kernel for l in lanes}:
+        p, f = codegen_check()
+        passed, failed = passed + p, failed + f
     print()
     print(f'{"lane":40s} {"pass":>5s} {"fail":>5s} {"skip":>5s} {"secs":>5s}  verdict')
     for r in results:

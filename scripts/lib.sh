@@ -23,14 +23,15 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # vanilla: pristine Debian source; patched: with patches/series applied;
 # kseq, stock: patched with the other this_cpu choices; debug: patched plus
 # configs/debug.config; vanilla-debug: vanilla plus configs/debug.config
-# (to tell whether a debug splat is the series' or 6.12's).
+# (to tell whether a debug splat is the series' or 6.12's); nonuma: patched
+# without CONFIG_NUMA (the generic setup_per_cpu_areas() path).
 kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
-	patched|debug|kseq|stock) echo "$SRC" ;;
+	patched|debug|kseq|stock|nonuma) echo "$SRC" ;;
 	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev mutant)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant)" ;;
 	esac
 }
 
@@ -43,7 +44,8 @@ kernel_fragments() {
 	kseq) echo "$f $TOP/configs/series.config $TOP/configs/kseq.config" ;;
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug dev mutant)" ;;
+	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant)" ;;
 	esac
 }
 

@@ -25,6 +25,18 @@ for n in "${names[@]}"; do
 	python3 "$TOP/scripts/harness/mutate.py" "$m" "$MUTANT_SRC" || die "mutation $n does not apply"
 	IFS=$'\t' read -r topo tests append expect < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
 	bash "$TOP/scripts/kernel.sh" mutant
+	if [ "$topo" = codegen ]; then
+		# not booted: the this_cpu code of the mutant against the budget
+		bash "$TOP/bench/disasm.sh" mutant stock kseq >/dev/null
+		out=$(python3 "$TOP/bench/codegen_check.py" --alias-kernel mutant \
+			"$BUILD/bench/disasm" 2>&1 || true)
+		if echo "$out" | grep -qE "^not ok [0-9]+ .*$expect\$"; then
+			echo "killed   $n: $expect failed"; killed=$((killed + 1))
+		else
+			echo "SURVIVED $n: $expect passed"; survived=$((survived + 1))
+		fi
+		continue
+	fi
 	[ "$append" = - ] && append=
 	out=$(python3 "$TOP/scripts/harness.py" boot mutant "$topo" "$tests" --append "$append" \
 		--name "mutant-$n" 2>&1 || true)

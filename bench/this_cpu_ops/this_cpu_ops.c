@@ -17,6 +17,13 @@ noinline void bench_this_cpu_inc(void)
 }
 EXPORT_SYMBOL_GPL(bench_this_cpu_inc);
 
+/* a dynamic percpu pointer (alloc_percpu()), not a static variable */
+noinline void bench_this_cpu_inc_ptr(unsigned long __percpu *p)
+{
+	this_cpu_inc(*p);
+}
+EXPORT_SYMBOL_GPL(bench_this_cpu_inc_ptr);
+
 noinline unsigned long bench_this_cpu_read(void)
 {
 	return this_cpu_read(bench_counter);

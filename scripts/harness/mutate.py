@@ -5,6 +5,8 @@
 A mutation file has "key: value" lines: file (path in the kernel tree),
 find (a Python regex, matched exactly once), replace, topo, tests, append
 (or -), expect (the test path suffix that must fail), why (one line).
+"check: codegen" instead of topo and tests: the mutant is not booted, its
+this_cpu code is checked by bench/codegen_check.py, where expect must fail.
 """
 
 from __future__ import annotations
@@ -26,7 +28,15 @@ def load(path: str) -> dict[str, str]:
                 continue
             key, _, val = line.partition(':')
             d[key.strip()] = val.strip()
-    for k in ('file', 'find', 'replace', 'topo', 'tests', 'expect'):
+    need = ['file', 'find', 'replace', 'expect']
+    if d.get('check', 'boot') == 'codegen':
+        d.setdefault('topo', 'codegen')
+        d.setdefault('tests', '-')
+    elif d.get('check', 'boot') != 'boot':
+        raise SystemExit(f'{path}: "check:" is boot or codegen, not {d["check"]!r}')
+    else:
+        need += ['topo', 'tests']
+    for k in need:
         if k not in d:
             raise SystemExit(f'{path}: missing "{k}:"')
     return d
