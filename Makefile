@@ -26,7 +26,7 @@ help:
 	@echo 'make dev-tree           a git worktree build/dev (branch dev) to work on the series'
 	@echo 'make kernel-dev         build build/dev into build/out/dev'
 	@echo 'make export             write build/dev commits since base to patches/'
-	@echo 'make bisect-build       build every prefix of the series (one build per patch)'
+	@echo 'make bisect-build       build and boot every prefix of the series (slow)'
 	@echo 'make mutants            break the series on purpose (tests/mutants/), show a test fails'
 	@echo 'make results            docs/results.md from the last make check and bench/disasm.sh'
 	@echo 'make topologies         validate every numa-topologies/ file'
@@ -82,8 +82,9 @@ dev-tree: tree
 export:
 	@bash scripts/export-series.sh
 
-# Every prefix of the series builds (slow: one build per patch).
-bisect-build: tree
+# Every prefix of the series builds and boots (slow: one build and one
+# boot per patch; BISECT_BOOT=0 only builds).
+bisect-build: tree initramfs
 	@bash scripts/bisect-build.sh
 
 # Each tests/mutants/*.mutation applied in turn to a worktree of the

@@ -40,9 +40,17 @@ def listing(path: str, func: str) -> list[tuple[int, str, str]]:
 
 
 def walk(insns: list[tuple[int, str, str]], alias_on: bool,
-         callees: dict[str, list[tuple[int, str, str]]] | None = None) -> list[tuple[int, str, str]]:
+         callees: dict[str, list[tuple[int, str, str]]] | None = None,
+         alias_kernel: bool | None = None) -> list[tuple[int, str, str]]:
+    """The common path through insns. alias_kernel says whether the first
+    unconditional b is the ARM64_HAS_PCPU_ALIAS test; None guesses it from
+    the offset's movz ..., lsl #32 (right for an unbroken alias kernel, but
+    a broken one that lost the movz would be walked as stock: a caller that
+    knows which kernel it reads must say so)."""
     by_addr = {a: i for i, (a, _, _) in enumerate(insns)}
     cap_test = next((k for k, (_, op, _) in enumerate(insns) if op == 'b'), None)
+    if alias_kernel is None:
+        alias_kernel = any(op == 'movz' and a.endswith('lsl #32') for _, op, a in insns)
     path: list[tuple[int, str, str]] = []
     i = 0
     while i < len(insns) and len(path) < 1000:
@@ -56,15 +64,14 @@ def walk(insns: list[tuple[int, str, str]], alias_on: bool,
         if op == 'bl' and callees:
             c = re.search(r'<([^>+]+)>', args)
             if c and c.group(1) in callees:
-                path.extend(walk(callees[c.group(1)], False))
+                path.extend(walk(callees[c.group(1)], False, alias_kernel=False))
             i += 1
             continue
         taken = False
         if op == 'b':
             # the first unconditional b is the ARM64_HAS_PCPU_ALIAS test
             # (an alias kernel: the offset's movz ..., lsl #32 follows)
-            taken = not (i == cap_test and alias_on and any(
-                op2 == 'movz' and args2.endswith('lsl #32') for _, op2, args2 in insns))
+            taken = not (i == cap_test and alias_on and alias_kernel)
         elif op in ('cbz', 'cbnz', 'tbz', 'tbnz') or op.startswith('b.'):
             if target < addr:
                 # an exclusive-store retry is not taken; other loops back are

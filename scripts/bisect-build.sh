@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bisect-build.sh - build the kernel at every prefix of patches/series (the
-# patched config) in build/out/bisect, so a bisection never lands on a patch
-# that does not build. Slow: one incremental build per patch.
+# patched config) in build/out/bisect and boot it on the default topology
+# (built-in KUnit suites of that prefix, no guest tests), so a bisection
+# never lands on a patch that does not build or boot. Slow: one incremental
+# build and one boot per patch. BISECT_BOOT=0 only builds.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+case "${BISECT_BOOT:-1}" in
+0|1) ;;
+*) die "BISECT_BOOT=${BISECT_BOOT} (expected 0 or 1)" ;;
+esac
 wt=$BUILD/bisect-src
 out=$OUT/bisect
 mkdir -p "$out" "$LOGS"
@@ -26,10 +32,24 @@ for c in "${commits[@]}"; do
 		>"$LOGS/bisect-config.log" 2>&1 || die "config failed at patch $i"
 	if make -C "$wt" O="$out" CC="$cc" -j"$(nproc_build)" Image modules \
 		>"$LOGS/bisect-$i.log" 2>&1; then
-		echo "ok $i $subject"
+		:
 	else
 		echo "not ok $i $subject (see $LOGS/bisect-$i.log)"
 		exit 1
 	fi
+	if [ "${BISECT_BOOT:-1}" = 1 ]; then
+		if ! python3 "$TOP/scripts/harness.py" boot bisect 2node - \
+			--name "bisect-$i" >"$LOGS/bisect-boot-$i.log" 2>&1; then
+			echo "not ok $i $subject (boot: see $LOGS/bisect-boot-$i.log)"
+			exit 1
+		fi
+		echo "ok $i $subject ($(sed -n 's/^PASS [^:]*: //p' "$LOGS/bisect-boot-$i.log" | cut -d';' -f1))"
+	else
+		echo "ok $i $subject (built)"
+	fi
 done
-echo "all ${#commits[@]} prefixes of the series build"
+if [ "${BISECT_BOOT:-1}" = 1 ]; then
+	echo "all ${#commits[@]} prefixes of the series build and boot"
+else
+	echo "all ${#commits[@]} prefixes of the series build"
+fi

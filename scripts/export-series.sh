@@ -18,7 +18,20 @@ n=$(find "$tmp" -name '0[0-9][0-9][0-9]-*.patch' ! -name '0000-*' | wc -l)
 
 # Replace the numbered patches; keep a written cover letter.
 find "$TOP/patches" -name '0[0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -delete
-[ -f "$TOP/patches/0000-cover-letter.patch" ] || cp "$tmp/0000-cover-letter.patch" "$TOP/patches/"
+cover=$TOP/patches/0000-cover-letter.patch
+if [ -f "$cover" ]; then
+	# Keep the written body; the patch count in the subject, the shortlog
+	# and the diffstat come from the commits, so they cannot go stale.
+	grep -qE '^[^ ].* \([0-9]+\):$' "$cover" ||
+		die "$cover has no shortlog line ('Author (N):') to regenerate from"
+	{
+		sed -E -n '/^[^ ].* \([0-9]+\):$/q; s|^Subject: \[PATCH 0/[0-9]+\]|Subject: [PATCH 0/'"$n"']|; p' "$cover"
+		sed -E -n '/^[^ ].* \([0-9]+\):$/,$p' "$tmp/0000-cover-letter.patch"
+	} >"$tmp/cover"
+	mv "$tmp/cover" "$cover"
+else
+	cp "$tmp/0000-cover-letter.patch" "$cover"
+fi
 for p in "$tmp"/0[0-9][0-9][0-9]-*.patch; do
 	case "$p" in */0000-cover-letter.patch) continue ;; esac
 	cp "$p" "$TOP/patches/"

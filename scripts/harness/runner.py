@@ -19,6 +19,17 @@ from . import cpio, ktap, topology
 
 BASE_APPEND = 'console=ttyAMA0 panic=-1 rdinit=/init'
 
+# One instruction per translation block, so interrupts land between any two
+# instructions; and, because that is slow, a guest clock that counts
+# instructions (icount) on one TCG thread for all vCPUs. With MTTCG on two
+# host cores the host scheduler can leave a vCPU thread unscheduled for
+# seconds while the others run and the guest clock keeps going: RCU stalls
+# and soft lockups that say nothing about the guest. With icount, guest time
+# only passes when instructions are executed, round robin across vCPUs, so
+# no vCPU falls behind the others' clock; sleep=off skips idle time.
+SINGLESTEP_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off',
+                   '-singlestep']
+
 
 @dataclasses.dataclass
 class Lane:
@@ -156,7 +167,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             '-serial', f'file:{log}',
             '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
            + topology.qemu_args(topo)
-           + (['-singlestep'] if lane.singlestep else [])
+           + (SINGLESTEP_ARGS if lane.singlestep else [])
            + ['-kernel', image, '-initrd', initrd, '-append', append])
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
         f.write(shlex.join(cmd) + '\n')

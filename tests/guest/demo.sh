@@ -15,7 +15,7 @@ dmesg | grep -E 'percpu_pgtable|Per-CPU page tables|ktext|kseq' | sed 's/^/#   /
 echo "#"
 echo "# numactl --hardware:"
 numactl --hardware 2>&1 | sed 's/^/#   /'
-for f in /sys/kernel/debug/pcpu_pgtable/status /sys/kernel/debug/ktext/status \
+for f in /sys/kernel/debug/pcpu_pgtable/status /sys/kernel/debug/ktext_replication/status \
 	/sys/kernel/debug/kseq/status; do
 	echo "#"
 	if [ -r "$f" ]; then
@@ -25,6 +25,14 @@ for f in /sys/kernel/debug/pcpu_pgtable/status /sys/kernel/debug/ktext/status \
 		echo "# $f: not present in this kernel"
 	fi
 done
+P=/sys/kernel/debug/pcpu_pgtable/status K=/sys/kernel/debug/ktext_replication/status
+if [ -r $P ] && [ -r $K ]; then
+	pt=$(awk '$1 == "table_bytes_total" { print $2 }' $P)
+	kr=$(awk '$1 == "replica_bytes_total" { print $2 }' $K)
+	kt=$(awk '$1 == "table_bytes_total" { print $2 }' $K)
+	echo "#"
+	echo "# extra memory: per-CPU tables $((pt / 1024)) KiB + text replicas $((kr / 1024)) KiB + their tables $((kt / 1024)) KiB = $(((pt + kr + kt) / 1024)) KiB"
+fi
 echo "# ----- DEMO END -----"
 ktap_ok demo_report
 ktap_finish

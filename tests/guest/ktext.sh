@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ktext.sh - kernel text replication, checked from outside its KUnit suite:
+# the status file against an expectation computed here from the topology
+# file (which nodes have CPUs and memory, distances) and the command line,
+# and every online CPU's translation of sampled text addresses (debugfs
+# translations, AT S1E1R on that CPU) against the copy its node must use.
+. /harness/lib/ktap.sh
+ST=/sys/kernel/debug/ktext_replication/status
+TR=/sys/kernel/debug/ktext_replication/translations
+EXP=/etc/harness/topology
+ktap_plan 7
+if [ ! -r $ST ]; then
+	# this test is only run on kernels built with replication
+	for c in status_file enabled_matches invalid_value_reported sources copies \
+		translations_node_local accounting; do
+		ktap_fail "$c # $ST missing"
+	done
+	exit 1
+fi
+sed 's/^/# /' $ST
+val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
+
+ok=1
+for k in enabled text_start text_end image_node copies replica_bytes_total table_bytes_total; do
+	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
+done
+[ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
+
+# Expected source node of every node with CPUs: itself if it has memory,
+# else the nearest node with memory, ties to the lowest id.
+image=$(val image_node)
+awk -v image="$image" '
+$1 == "node" {
+	n = $2; cpus[n] = $4; mem[n] = $6
+	for (i = 8; i <= NF; i++) dist[n, i - 8] = $i
+	ids[++count] = n
+}
+END {
+	for (k = 1; k <= count; k++) {
+		n = ids[k]
+		if (cpus[n] == "-") continue
+		src = -1
+		if (mem[n] > 0) src = n
+		else for (j = 1; j <= count; j++) {
+			m = ids[j]
+			if (mem[m] == 0) continue
+			if (src < 0 || dist[n, m] < dist[n, src]) src = m
+		}
+		print "source", n, src
+		if (src != image) copy[src] = 1
+	}
+	for (m in copy) print "copy", m
+}' $EXP >/tmp/ktext.want
+sed 's/^/# expected: /' /tmp/ktext.want
+ncopies=$(grep -c '^copy' /tmp/ktext.want)
+
+arg=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^ktext_replication=//p' | tail -n 1)
+pcpu=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^percpu_pgtable=//p' | tail -n 1)
+want=1
+case "$arg" in off|0|n|no) want=0 ;; esac
+case "$pcpu" in off|0|n|no) want=0 ;; esac
+[ "$ncopies" = 0 ] && want=0
+ktap_diag "ktext_replication=${arg:-<default>} percpu_pgtable=${pcpu:-<default>}, $ncopies copies expected: enabled $want"
+ktap_check enabled_matches [ "$(val enabled)" = "$want" ]
+
+case "$arg" in
+''|on|off|0|1|y|n|yes|no)
+	ktap_skip invalid_value_reported "ktext_replication=${arg:-<default>} is valid" ;;
+*)
+	ktap_check invalid_value_reported dmesg_has "invalid ktext_replication=$arg" ;;
+esac
+
+# Per node: source and whether it holds a copy.
+ok=1
+while read -r _ n src; do
+	line=$(awk -v n="$n" '$1 == "node" && $2 == n' $ST)
+	[ -n "$line" ] || { ktap_diag "node $n: no line in status"; ok=0; continue; }
+	set -- $line
+	got_src=$6 bytes=${10}
+	if [ "$want" = 1 ]; then
+		[ "$got_src" = "$src" ] || { ktap_diag "node $n: source $got_src, expected $src"; ok=0; }
+	else
+		[ "$got_src" = "$image" ] || { ktap_diag "node $n: source $got_src while off"; ok=0; }
+	fi
+	has=0
+	[ "$want" = 1 ] && grep -q "^copy $n\$" /tmp/ktext.want && has=1
+	if { [ $has = 1 ] && [ "$bytes" = 0 ]; } || { [ $has = 0 ] && [ "$bytes" != 0 ]; }; then
+		ktap_diag "node $n: replica_bytes $bytes, copy expected: $has"
+		ok=0
+	fi
+done <<EOF
+$(grep '^source' /tmp/ktext.want)
+EOF
+[ $ok = 1 ] && ktap_ok sources || ktap_fail sources
+
+[ "$want" = 1 ] || ncopies=0
+ktap_check copies [ "$(val copies)" = "$ncopies" ]
+
+# CPUs not brought up at boot (maxcpus=) come up now, after the copies were
+# made: they must start on their node's copy too.
+for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	[ "$(cat "$f")" = 1 ] && continue
+	ktap_diag "bringing ${f%/online} online"
+	echo 1 >"$f" || ktap_diag "${f%/online}: online failed"
+done
+
+# Every CPU's translation of every sampled address lands in its node's
+# copy (replica_phys of its node line) at the address's offset in the text.
+start=$(val text_start)
+total=0 local=0
+while read -r _ cpu _ node _ va _ pa; do
+	base=$(awk -v n="$node" '$1 == "node" && $2 == n { print $8 }' $ST)
+	total=$((total + 1))
+	if [ -n "$base" ] && [ $((pa - base)) = $((va - start)) ]; then
+		local=$((local + 1))
+	else
+		ktap_diag "CPU$cpu (node $node): $va -> $pa, expected copy at ${base:-?}"
+	fi
+done <$TR
+ktap_diag "$local of $total (CPU, sampled page) translations in the CPU's node's copy"
+ktap_check translations_node_local test "$total" -gt 0 -a "$local" = "$total"
+
+text=$(( $(val text_end) - start ))
+tables=$(awk '$1 == "node" { s += $12 } END { print s + 0 }' $ST)
+ktap_diag "text $text bytes; replica_bytes_total $(val replica_bytes_total); table_bytes_total $(val table_bytes_total) (nodes: $tables)"
+ktap_check accounting test "$(val replica_bytes_total)" = $((ncopies * text)) \
+	-a "$(val table_bytes_total)" = "$tables"
+ktap_finish
