@@ -14,11 +14,12 @@ mkdir -p "$GUEST"
 # Applets the guest scripts use; busybox cannot be run here to --install.
 APPLETS="sh ash mount umount mkdir cat echo ls sleep poweroff reboot grep sed awk
 	tr cut head tail wc seq sort uniq date dmesg printf test [ true false expr
-	basename dirname find xargs timeout kill ps uname nproc sync rm cp mv ln"
+	basename dirname find xargs timeout kill ps uname nproc sync rm cp mv ln
+	insmod rmmod lsmod taskset"
 
 build_base() {
 	local root=$GUEST/rootfs.tmp key
-	key="$PKGS $MIRROR"
+	key=$(echo "$PKGS $MIRROR" $APPLETS)
 	if [ -f "$GUEST/base.cpio" ] && [ "$(cat "$GUEST/base.key" 2>/dev/null)" = "$key" ]; then
 		return 0
 	fi

@@ -31,6 +31,23 @@ SINGLESTEP_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off'
                    '-singlestep']
 
 
+# Test modules built with a kernel (make modules in its O= directory) that
+# the guest tests load after boot, shipped as /harness/modules/<name>.ko when
+# the kernel built them: the guest test that loads one fails if it is absent.
+GUEST_MODULES = ['arch/arm64/mm/ktext_module_kunit.ko']
+
+
+def module_entries(kernel_out: str) -> list[tuple[str, int, bytes]]:
+    """cpio entries for the GUEST_MODULES that kernel_out has built."""
+    out: list[tuple[str, int, bytes]] = []
+    for rel in GUEST_MODULES:
+        path = os.path.join(kernel_out, rel)
+        if os.path.exists(path):
+            with open(path, 'rb') as f:
+                out.append((f'harness/modules/{os.path.basename(rel)}', 0o100644, f.read()))
+    return ([('harness/modules', 0o040755, b'')] + out) if out else []
+
+
 @dataclasses.dataclass
 class Lane:
     kernel: str
@@ -150,7 +167,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         ('etc/harness', 0o040755, b''),
         ('etc/harness/topology', 0o100644, topology.expectation(topo).encode()),
         ('etc/harness/lane', 0o100644, (lane.name + '\n').encode()),
-    ])
+    ] + module_entries(os.path.join(build, 'out', lane.kernel)))
     initrd = os.path.join(rundir, 'initrd.cpio')
     with open(initrd, 'wb') as out:
         for part in ('base.cpio', 'overlay.cpio'):

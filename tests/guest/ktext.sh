@@ -9,11 +9,13 @@
 ST=/sys/kernel/debug/ktext_replication/status
 TR=/sys/kernel/debug/ktext_replication/translations
 EXP=/etc/harness/topology
-ktap_plan 7
+MOD=/harness/modules/ktext_module_kunit.ko
+MOD_CASES="ktext_module_mapping_test ktext_module_static_key_test ktext_module_kprobe_test"
+ktap_plan 12
 if [ ! -r $ST ]; then
 	# this test is only run on kernels built with replication
 	for c in status_file enabled_matches invalid_value_reported sources copies \
-		translations_node_local accounting; do
+		translations_node_local accounting module_loaded $MOD_CASES module_unloaded; do
 		ktap_fail "$c # $ST missing"
 	done
 	exit 1
@@ -55,21 +57,16 @@ END {
 sed 's/^/# expected: /' /tmp/ktext.want
 ncopies=$(grep -c '^copy' /tmp/ktext.want)
 
-arg=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^ktext_replication=//p' | tail -n 1)
-pcpu=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^percpu_pgtable=//p' | tail -n 1)
+arg=$(cmdline_param ktext_replication)
+pcpu=$(cmdline_param percpu_pgtable)
 want=1
-case "$arg" in off|0|n|no) want=0 ;; esac
-case "$pcpu" in off|0|n|no) want=0 ;; esac
+param_off "$arg" && want=0
+param_off "$pcpu" && want=0
 [ "$ncopies" = 0 ] && want=0
 ktap_diag "ktext_replication=${arg:-<default>} percpu_pgtable=${pcpu:-<default>}, $ncopies copies expected: enabled $want"
 ktap_check enabled_matches [ "$(val enabled)" = "$want" ]
 
-case "$arg" in
-''|on|off|0|1|y|n|yes|no)
-	ktap_skip invalid_value_reported "ktext_replication=${arg:-<default>} is valid" ;;
-*)
-	ktap_check invalid_value_reported dmesg_has "invalid ktext_replication=$arg" ;;
-esac
+ktap_invalid_param_reported invalid_value_reported ktext_replication "$arg"
 
 # Per node: source and whether it holds a copy.
 ok=1
@@ -126,4 +123,42 @@ tables=$(awk '$1 == "node" { s += $12 } END { print s + 0 }' $ST)
 ktap_diag "text $text bytes; replica_bytes_total $(val replica_bytes_total); table_bytes_total $(val table_bytes_total) (nodes: $tables)"
 ktap_check accounting test "$(val replica_bytes_total)" = $((ncopies * text)) \
 	-a "$(val table_bytes_total)" = "$tables"
+
+# The module: its KUnit output goes to debugfs, not the console (printk
+# level 1 while it loads, so a failing case cannot interleave with this
+# document); every case of the suite is required, a skip fails.
+RES=/sys/kernel/debug/kunit/ktext_module/results
+if [ ! -f "$MOD" ]; then
+	ktap_fail "module_loaded # $MOD missing (the harness ships it with kernels that build it)"
+	for c in $MOD_CASES; do ktap_fail "$c # module not loaded"; done
+	ktap_fail "module_unloaded # module not loaded"
+	ktap_finish
+fi
+# Loaded from a CPU of the image's node, whose tables share swapper's
+# entries of the image slot: a mapping that did not reach another node's
+# tables then fails a case of the suite, run from there, instead of
+# faulting in the module loader.
+lcpu=$(sed 's/[-,].*//' /sys/devices/system/node/node$image/cpulist)
+lvl=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 >/proc/sys/kernel/printk
+taskset -c "$lcpu" insmod "$MOD" 2>/tmp/insmod.err
+rc=$?
+echo "$lvl" >/proc/sys/kernel/printk
+[ $rc = 0 ] || sed 's/^/# insmod: /' /tmp/insmod.err
+ktap_check module_loaded [ $rc = 0 -a -r $RES ]
+[ -r $RES ] && cp $RES /tmp/ktext_module.results || : >/tmp/ktext_module.results
+grep -E '^[[:space:]]*# .*(module text|Expected|CPU[0-9])' /tmp/ktext_module.results | sed 's/^[[:space:]]*/# module: /'
+for c in $MOD_CASES; do
+	line=$(grep -E "^[[:space:]]*(not )?ok [0-9]+ $c( |\$)" /tmp/ktext_module.results)
+	case "$line" in
+	*"# SKIP"*) ktap_fail "$c # skipped: ${line#*# SKIP}" ;;
+	*"not ok"*) ktap_fail "$c" ;;
+	*ok*) ktap_ok "$c" ;;
+	*) ktap_fail "$c # not in $RES" ;;
+	esac
+done
+taskset -c "$lcpu" rmmod ktext_module_kunit 2>/tmp/rmmod.err
+rc=$?
+[ $rc = 0 ] || sed 's/^/# rmmod: /' /tmp/rmmod.err
+ktap_check module_unloaded [ $rc = 0 -a ! -e /sys/module/ktext_module_kunit ]
 ktap_finish

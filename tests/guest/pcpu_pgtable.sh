@@ -7,10 +7,10 @@
 # rerun through debugfs, passes on the fixmap path.
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/pcpu_pgtable/status
-ktap_plan 9
+ktap_plan 10
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
 	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes \
-	tables_ro kunit_sync_after_boot alias_offset_4g tramp_iff_kpti
+	tables_ro kunit_sync_after_boot alias_offset_4g tramp_iff_kpti alias_ops_live
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
@@ -21,18 +21,24 @@ for k in enabled alias_offset alias_start alias_end column_bytes unit_bytes regi
 done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
 
-arg=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^percpu_pgtable=//p' | tail -n 1)
+arg=$(cmdline_param percpu_pgtable)
 want=1
-[ "$arg" = off ] || [ "$arg" = 0 ] || [ "$arg" = n ] && want=0
+param_off "$arg" && want=0
 ktap_diag "percpu_pgtable=${arg:-<default>}: expect enabled $want"
 ktap_check enabled_matches_cmdline [ "$(val enabled)" = "$want" ]
+ktap_invalid_param_reported invalid_value_reported percpu_pgtable "$arg"
 
-case "$arg" in
-''|on|off|0|1|y|n|yes|no)
-	ktap_skip invalid_value_reported "percpu_pgtable=${arg:-<default>} is valid" ;;
-*)
-	ktap_check invalid_value_reported dmesg_has "invalid percpu_pgtable=$arg" ;;
-esac
+# The ops really use the alias exactly when the tables are on: the
+# capability was detected (its check refuses it if the boot alternatives
+# did not patch the alias offset in first) and the status file agrees.
+CAP='detected: Per-CPU page tables: preemption-free this_cpu ops'
+ops=$(val this_cpu_ops)
+ktap_diag "this_cpu_ops $ops; capability detected: $(dmesg_has "$CAP" && echo yes || echo no)"
+if [ "$want" = 1 ]; then
+	ktap_check alias_ops_live eval '[ "$ops" = alias ] && dmesg_has "$CAP"'
+else
+	ktap_check alias_ops_live eval '[ "$ops" != alias ] && ! dmesg_has "$CAP"'
+fi
 
 cpus=$(val possible_cpus)
 if [ "$want" = 1 ]; then

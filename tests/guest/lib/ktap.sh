@@ -35,6 +35,18 @@ ktap_finish() {
 	exit 0
 }
 
+# Boolean boot parameters (kstrtobool): the last NAME= on the command line,
+# whether a value means off, and the case that an invalid one was reported
+# on the console and ignored (skipped when the value is valid).
+cmdline_param() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
+param_off() { case "$1" in off|0|n|N|no) return 0 ;; esac; return 1; }
+ktap_invalid_param_reported() {
+	case "$3" in
+	''|on|off|0|1|y|n|yes|no) ktap_skip "$1" "$2=${3:-<default>} is valid" ;;
+	*) ktap_check "$1" dmesg_has "invalid $2=$3" ;;
+	esac
+}
+
 # helpers for conditions
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 dmesg_has() { dmesg | grep -qF -- "$1"; }
