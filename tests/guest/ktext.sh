@@ -134,10 +134,10 @@ if [ ! -f "$MOD" ]; then
 	ktap_fail "module_unloaded # module not loaded"
 	ktap_finish
 fi
-# Loaded from a CPU of the image's node, whose tables share swapper's
-# entries of the image slot: a mapping that did not reach another node's
-# tables then fails a case of the suite, run from there, instead of
-# faulting in the module loader.
+# Loaded and unloaded from a CPU of the image's node, whose tables share
+# swapper's entries of the image slot, so the loader does not depend on
+# the node copies; the suite's cases run in KUnit kthreads on any CPU and
+# reach the other nodes with smp_call_on_cpu().
 lcpu=$(sed 's/[-,].*//' /sys/devices/system/node/node$image/cpulist)
 lvl=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 >/proc/sys/kernel/printk
