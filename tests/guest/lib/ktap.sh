@@ -35,14 +35,16 @@ ktap_finish() {
 	exit 0
 }
 
-# Boolean boot parameters (kstrtobool): the last NAME= on the command line,
-# whether a value means off, and the case that an invalid one was reported
-# on the console and ignored (skipped when the value is valid).
+# Boolean boot parameters, read as the kernel's kstrtobool() reads them
+# (first character y/Y/t/T/1 or n/N/f/F/0, or on/off): the last NAME= on
+# the command line, whether a value means off, and the case that an
+# invalid one was reported on the console and ignored (skipped when the
+# value is valid: nothing to report).
 cmdline_param() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
-param_off() { case "$1" in off|0|n|N|no) return 0 ;; esac; return 1; }
+param_off() { case "$1" in [nNfF0]*|[oO][fF]*) return 0 ;; esac; return 1; }
 ktap_invalid_param_reported() {
 	case "$3" in
-	''|on|off|0|1|y|n|yes|no) ktap_skip "$1" "$2=${3:-<default>} is valid" ;;
+	''|[yYtT1nNfF0]*|[oO][nNfF]*) ktap_skip "$1" "$2=${3:-<default>} is valid" ;;
 	*) ktap_check "$1" dmesg_has "invalid $2=$3" ;;
 	esac
 }
