@@ -131,6 +131,20 @@ def cmd_check(args: argparse.Namespace) -> int:
         if res.verdict == 'FAIL':
             print(f'           log: {res.log}')
 
+    # Across boots: KASLR put the percpu column region somewhere else each time.
+    boots = []
+    for lane, res in zip(lanes, results):
+        with open(os.path.join(os.path.dirname(BUILD), res.log), encoding='utf-8',
+                  errors='replace') as f:
+            boots.append((lane, f.read()))
+    regions = runner.region_check(boots)
+    for name, ok, detail in regions:
+        print(f'  {"PASS" if ok else "FAIL":8s} {name}: {detail}')
+        passed, failed = passed + ok, failed + (not ok)
+    if not regions:
+        print('  NOT RUN  region_differs_between_boots: needs two KASLR boots of one '
+              'kernel and topology that run pcpu_pgtable.sh')
+
     # The code of the this_cpu ops, when the lanes built all four kernels.
     if {'vanilla', 'patched', 'kseq', 'stock'} <= {l.kernel for l in lanes}:
         p, f = codegen_check()

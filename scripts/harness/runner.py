@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shlex
 import subprocess
 import time
@@ -218,3 +219,30 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         json.dump(dataclasses.asdict(res), f, indent=1)
     os.unlink(initrd)
     return res
+
+
+# pcpu_pgtable.sh's diagnostic: where KASLR put the percpu column region, and
+# among how many places (1: not randomised, nokaslr).
+REGION = re.compile(r'# region_start (0x[0-9a-f]+), one of (\d+) places')
+
+
+def region_check(boots: list[tuple[Lane, str]]) -> list[tuple[str, bool, str]]:
+    """Two boots of one kernel on one topology with a randomised percpu
+    column region must not put it at the same place: a KASLR-like bug (a
+    fixed seed, a place derived from the image's) shows only across boots.
+    Takes (lane, console text) pairs; returns (test name, ok, detail) for
+    every kernel and topology with two or more such boots."""
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for lane, text in boots:
+        for m in REGION.finditer(text):
+            if int(m.group(2)) > 1:
+                groups.setdefault((lane.kernel, lane.topo), []).append((lane.name, m.group(1)))
+    out = []
+    for (kernel, topo), seen in sorted(groups.items()):
+        if len(seen) < 2:
+            continue
+        bases = [b for _, b in seen]
+        out.append((f'region_differs_between_boots {kernel} {topo}',
+                    len(set(bases)) == len(bases),
+                    ', '.join(f'{n}: {b}' for n, b in seen)))
+    return out

@@ -7,15 +7,16 @@
 # rerun through debugfs, passes on the fixmap path.
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/pcpu_pgtable/status
-ktap_plan 10
+ktap_plan 11
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
 	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes \
-	tables_ro kunit_sync_after_boot alias_offset_4g tramp_iff_kpti alias_ops_live
+	tables_ro kunit_sync_after_boot alias_offset_4g tramp_iff_kpti alias_ops_live \
+	region_randomised
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
 ok=1
-for k in enabled alias_offset alias_start alias_end column_bytes unit_bytes region_start region_end \
+for k in enabled alias_offset alias_start alias_end column_bytes unit_bytes region_start region_end region_places \
 	region_pmd_pages region_pte_pages table_bytes_total table_bytes_per_cpu tables_ro; do
 	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
 done
@@ -47,12 +48,23 @@ if [ "$want" = 1 ]; then
 	# At boot: [trampoline][alias PUD][top level] per CPU and the column
 	# region's PMD pages (one per CPU, one more for the phase), shared with
 	# swapper. Chunks created later add nothing: the alias shares their PTEs.
-	boot=$(dmesg | sed -n 's/.*per-CPU page tables: .*, \([0-9]*\) KiB for \([0-9]*\) CPUs/\1 \2/p')
+	boot=$(dmesg | sed -n 's/.*per-CPU page tables: \([0-9]*\) KiB for \([0-9]*\) CPUs.*/\1 \2/p')
 	set -- $boot
 	per=$(val table_bytes_per_cpu)
 	ktap_diag "at boot: $1 KiB for $2 CPUs; now: table_bytes_per_cpu $per"
 	ktap_check table_bytes in_range $(($1 * 1024 / $2)) 8192 20480
 	ktap_diag "after the KUnit suite: $per bytes per CPU"
+	# With KASLR the column region goes to one of many places (the harness
+	# compares two boots); without, to the top of vmalloc space.
+	places=$(val region_places)
+	ktap_diag "region_start $(val region_start), one of $places places"
+	if dmesg_has 'KASLR enabled'; then
+		ktap_check region_randomised eval \
+			'[ "$places" -gt 65536 ] && dmesg_has "column region randomised"'
+	else
+		ktap_check region_randomised eval \
+			'[ "$places" = 1 ] && dmesg_has "column region not randomised"'
+	fi
 	# one movz: the offset is a multiple of 4 GiB
 	off=$(val alias_offset)
 	ktap_check alias_offset_4g [ $((off & 0xffffffff)) = 0 ]
@@ -86,5 +98,6 @@ else
 	ktap_skip kunit_sync_after_boot "per-CPU page tables are off"
 	ktap_skip alias_offset_4g "per-CPU page tables are off"
 	ktap_skip tramp_iff_kpti "per-CPU page tables are off"
+	ktap_skip region_randomised "per-CPU page tables are off"
 fi
 ktap_finish

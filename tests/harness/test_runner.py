@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The run overlay ships the test modules a kernel built, and only those."""
+"""The run overlay ships the test modules a kernel built, and only those;
+the cross-boot check of the percpu column region's placement."""
 
 from __future__ import annotations
 
@@ -29,6 +30,37 @@ class GuestModules(unittest.TestCase):
             self.assertEqual(entries[1], (f'harness/modules/{os.path.basename(rel)}',
                                           0o100644, b'\x7fELF module'))
             self.assertEqual(len(entries), 2)
+
+
+
+def boot(name: str, topo: str, base: str, places: int) -> tuple[runner.Lane, str]:
+    lane = runner.Lane('patched', topo, ['pcpu_pgtable'])
+    lane.append = name
+    return lane, (f'# region_start {base}\n'
+                  f'# region_start {base}, one of {places} places\nok 7 region_randomised\n')
+
+
+class RegionAcrossBoots(unittest.TestCase):
+    def test_different_places_pass(self) -> None:
+        res = runner.region_check([boot('a', '2node', '0xfffffc0040000000', 126000),
+                                   boot('b', '2node', '0xfffff9c000000000', 126000)])
+        self.assertEqual(len(res), 1)
+        self.assertTrue(res[0][1], res)
+        self.assertEqual(res[0][0], 'region_differs_between_boots patched 2node')
+
+    def test_same_place_fails(self) -> None:
+        res = runner.region_check([boot('a', '2node', '0xfffffc0040000000', 126000),
+                                   boot('b', '2node', '0xfffffc0040000000', 126000)])
+        self.assertFalse(res[0][1])
+
+    def test_not_randomised_or_alone_not_compared(self) -> None:
+        # nokaslr boots (one place) sit at the top every time, as they must;
+        # one boot per topology has nothing to be compared with
+        self.assertEqual(runner.region_check([
+            boot('a', '2node', '0xfffffcfec0000000', 1),
+            boot('b', '2node', '0xfffffcfec0000000', 1),
+            boot('c', '4node', '0xfffffc0040000000', 126000),
+            boot('d', '2node', '0xfffffc0040000000', 126000)]), [])
 
 
 if __name__ == '__main__':
