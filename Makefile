@@ -26,7 +26,7 @@ help:
 	@echo 'make dev-tree           a git worktree build/dev (branch dev) to work on the series'
 	@echo 'make kernel-dev         build build/dev into build/out/dev'
 	@echo 'make export             write build/dev commits since base to patches/'
-	@echo 'make bisect-build       build and boot every prefix of the series (slow)'
+	@echo 'make bisect-build       build and boot every prefix of the series (slow; BISECT_ONLY="3 4" for some)'
 	@echo 'make mutants            break the series on purpose (tests/mutants/), show a test fails'
 	@echo 'make results            docs/results.md from the last make check and bench/disasm.sh'
 	@echo 'make topologies         validate every numa-topologies/ file'

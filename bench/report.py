@@ -26,7 +26,8 @@ KSEQ = re.compile(r'# kseq_forced_restart_test: (\d+) ops, (\d+) interrupt itera
                   r'(\d+) restarts, (\d+) preemptions')
 KSEQ_TABLE = re.compile(r'# kseq_table_test: (\d+) sequences \((\S+)\)')
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
-BOOT = re.compile(r'per-CPU page tables: (\d+) KiB for (\d+) CPUs')
+# the boot message; before the region was randomised it also named the window
+BOOT = re.compile(r'per-CPU page tables: (?:alias window \S+, )?(\d+) KiB for (\d+) CPUs')
 
 
 def lane_facts(log: str) -> tuple[dict[str, int], list[tuple[str, ...]], list[str]]:

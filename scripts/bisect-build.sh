@@ -4,7 +4,9 @@
 # patched config) in build/out/bisect and boot it on the default topology
 # (built-in KUnit suites of that prefix, no guest tests), so a bisection
 # never lands on a patch that does not build or boot. Slow: one incremental
-# build and one boot per patch. BISECT_BOOT=0 only builds.
+# build and one boot per patch. BISECT_BOOT=0 only builds. BISECT_ONLY="3 4"
+# takes only those prefixes (patch numbers in patches/series), e.g. after
+# splitting a patch.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +20,15 @@ mkdir -p "$out" "$LOGS"
 [ -d "$wt" ] || git -C "$SRC" worktree add -q --detach "$wt" base
 mapfile -t commits < <(git -C "$SRC" rev-list --reverse base..HEAD)
 [ ${#commits[@]} -gt 0 ] || die "no patches applied in $SRC (make tree)"
+only=" "
+for n in ${BISECT_ONLY:-}; do
+	case "$n" in
+	*[!0-9]* | 0*) die "BISECT_ONLY=\"$BISECT_ONLY\": $n is not a patch number" ;;
+	esac
+	[ "$n" -le ${#commits[@]} ] ||
+		die "BISECT_ONLY=\"$BISECT_ONLY\": the series has ${#commits[@]} patches, not $n"
+	only+="$n "
+done
 
 cc=${CROSS_COMPILE}gcc
 command -v ccache >/dev/null && cc="ccache $cc"
@@ -25,6 +36,9 @@ read -r -a frags <<<"$(kernel_fragments patched)"
 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
+	if [ "$only" != " " ] && [[ "$only" != *" $i "* ]]; then
+		continue
+	fi
 	git -C "$wt" checkout -q --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s)
 	# options a later patch introduces are simply absent here
@@ -48,8 +62,10 @@ for c in "${commits[@]}"; do
 		echo "ok $i $subject (built)"
 	fi
 done
+what="all ${#commits[@]} prefixes of the series"
+[ "$only" = " " ] || what="prefixes${only% } of the ${#commits[@]}-patch series"
 if [ "${BISECT_BOOT:-1}" = 1 ]; then
-	echo "all ${#commits[@]} prefixes of the series build and boot"
+	echo "$what build and boot"
 else
-	echo "all ${#commits[@]} prefixes of the series build"
+	echo "$what build"
 fi
