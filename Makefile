@@ -78,6 +78,9 @@ checkpatch: tree
 # then `make export` writes its commits to patches/.
 dev-tree: tree
 	@[ -d build/dev ] || git -C build/linux worktree add -B dev ../dev HEAD
+	@# commits made there carry the series' author, as git am gave the others
+	@git -C build/dev config user.name "$$(git -C build/dev log -1 --format=%an)"
+	@git -C build/dev config user.email "$$(git -C build/dev log -1 --format=%ae)"
 
 export:
 	@bash scripts/export-series.sh
