@@ -7,9 +7,9 @@
 # through debugfs.
 #
 # QEMU's virt machine (7.2, TCG) can only suspend to idle: its PSCI
-# emulation offers no SYSTEM_SUSPEND (mem_sleep lists s2idle alone), its
-# device tree has no idle-states (no cpuidle state that loses context), and
-# CPU_SUSPEND is a WFI that returns, so cpu_resume() never runs. The lines
+# emulation offers no SYSTEM_SUSPEND (mem_sleep lists s2idle alone) and its
+# device tree has no idle-states, so no cpuidle state loses context and
+# Linux never issues a powerdown CPU_SUSPEND: cpu_resume() never runs. The lines
 # below print that evidence from the guest; the lane fails if QEMU ever
 # offers more, so that the test is extended then. The wake-up source is the
 # PL031 RTC's alarm (configs/base.config).
