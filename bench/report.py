@@ -93,11 +93,16 @@ def main() -> int:
     sys.path.insert(0, os.path.join(top, 'scripts'))
     from harness import runner  # noqa: E402
     with open(os.path.join(top, 'tests', 'matrix'), encoding='utf-8') as f:
-        lanes = [lane.name for lane in runner.parse_matrix(f.read())]
+        matrix = runner.parse_matrix(f.read())
     # make check-big lanes too, when they have been run
     with open(os.path.join(top, 'tests', 'matrix-big'), encoding='utf-8') as f:
-        big = [lane.name for lane in runner.parse_matrix(f.read(), 'tests/matrix-big')]
-    lanes += [b for b in big if b not in lanes]
+        matrix += [b for b in runner.parse_matrix(f.read(), 'tests/matrix-big')
+                   if b.name not in [m.name for m in matrix]]
+    lanes = [lane.name for lane in matrix]
+    # a lane whose log is older than its kernel or the series ran an earlier build
+    series = os.path.join(top, 'patches', 'series')
+    image = {lane.name: os.path.join(top, 'build', 'out', lane.kernel, 'arch/arm64/boot/Image')
+             for lane in matrix}
     logs = [os.path.join(args.runs, lane, 'console.log') for lane in lanes
             if os.path.exists(os.path.join(args.runs, lane, 'console.log'))]
     if not logs:
@@ -111,25 +116,36 @@ def main() -> int:
            '## Page-table memory per lane', '',
            'At boot: the kernel message "per-CPU page tables: ... N KiB for M CPUs".',
            'After tests: the status file read by the pcpu_pgtable guest test, after the',
-           'KUnit suite has created and freed more than 100 chunks. Block pages: each',
+           'KUnit suite has created and freed more than 100 chunks and forced one chunk',
+           'past 1 GiB of every column and one into the columns\' last slot',
+           '(pcpu_alias_far_slot_test): two more region PMD pages per column than at boot,',
+           'and one for the last column\'s tail block. Block pages: each',
            "CPU's own pages (trampoline copy with KPTI, alias PUD, top level). Region PMD",
            "pages: swapper's PMD pages of the percpu columns, which the aliases share",
            '(counted in the totals). Region PTE pages: the percpu mappings themselves,',
            'shared by the aliases too (not counted: stock needs PTE pages for percpu',
-           'memory as well, though fewer, as it packs all units together).', '',
+           'memory as well, though fewer, as it packs all units together).',
+           '"(earlier build)": the lane\'s log is older than its kernel or than',
+           'patches/series, so it ran an earlier state of the series (make check-big',
+           'was not rerun).', '',
            '| lane | enabled | CPUs | block pages | at boot, bytes/CPU | after tests: alias PTEs | '
            'region PMD pages | region PTE pages | total bytes | bytes/CPU |',
            '|---|---|---|---|---|---|---|---|---|---|']
     rows, kseq_rows, now = [], [], {}
+    stale = []
     for log in logs:
         lane = os.path.basename(os.path.dirname(log))
         st, hammers, kseq = lane_facts(log)
+        built = [os.path.getmtime(f) for f in (image[lane], series) if os.path.exists(f)]
+        if built and os.path.getmtime(log) < max(built):
+            stale.append(lane)
         if len(kseq) == 6:
             kseq_rows.append((lane,) + tuple(kseq))
         if st:
             boot = (st['boot_bytes'] // st['boot_cpus']) if st.get('boot_cpus') else 0
             now[lane] = (st.get('possible_cpus', '-'), boot, st.get('table_bytes_per_cpu', '-'))
-            out.append(f'| {lane} | {st.get("enabled", "-")} | {st.get("possible_cpus", "-")} | '
+            name = f'{lane} (earlier build)' if lane in stale else lane
+            out.append(f'| {name} | {st.get("enabled", "-")} | {st.get("possible_cpus", "-")} | '
                        f'{st.get("pgd_block_pages", "-")} | {boot} | '
                        f'{st.get("alias_mapped_pages", "-")} | '
                        f'{st.get("region_pmd_pages", "-")} | {st.get("region_pte_pages", "-")} | '
