@@ -6,7 +6,9 @@
 # never lands on a patch that does not build or boot. Slow: one incremental
 # build and one boot per patch. BISECT_BOOT=0 only builds. BISECT_ONLY="3 4"
 # takes only those prefixes (patch numbers in patches/series), e.g. after
-# splitting a patch.
+# splitting a patch. BISECT_CONFIG=fragment is merged after the patched
+# config (configs/bisect-tables.config: the tables live at early prefixes).
+# Each boot says whether the per-CPU tables were on.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +35,10 @@ done
 cc=${CROSS_COMPILE}gcc
 command -v ccache >/dev/null && cc="ccache $cc"
 read -r -a frags <<<"$(kernel_fragments patched)"
+if [ -n "${BISECT_CONFIG:-}" ]; then
+	[ -r "$BISECT_CONFIG" ] || die "BISECT_CONFIG=$BISECT_CONFIG: no such config fragment"
+	frags+=("$(realpath "$BISECT_CONFIG")")
+fi
 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
@@ -57,7 +63,9 @@ for c in "${commits[@]}"; do
 			echo "not ok $i $subject (boot: see $LOGS/bisect-boot-$i.log)"
 			exit 1
 		fi
-		echo "ok $i $subject ($(sed -n 's/^PASS [^:]*: //p' "$LOGS/bisect-boot-$i.log" | cut -d';' -f1))"
+		tables=$(grep -o 'per-CPU page tables: .* for [0-9]* CPUs' \
+			"$BUILD/runs/bisect-$i/console.log" | head -n1 || true)
+		echo "ok $i $subject ($(sed -n 's/^PASS [^:]*: //p' "$LOGS/bisect-boot-$i.log" | cut -d';' -f1); ${tables:-per-CPU page tables off})"
 	else
 		echo "ok $i $subject (built)"
 	fi
