@@ -29,9 +29,11 @@ kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
 	patched|debug|kseq|stock|nonuma) echo "$SRC" ;;
+	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
+		echo "$SRC" ;;
 	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
@@ -45,7 +47,12 @@ kernel_fragments() {
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
 	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant)" ;;
+	# the three this_cpu choices under two more preemption models
+	# (bench/preempt_models.sh; prepared for module builds, not booted)
+	*-voluntary|*-dynamic)
+		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
+		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
