@@ -28,7 +28,7 @@ help:
 	@echo 'make export             write build/dev commits since base to patches/'
 	@echo 'make bisect-build       build and boot every prefix of the series (slow; BISECT_ONLY="3 4" for some)'
 	@echo 'make mutants            break the series on purpose (tests/mutants/), show a test fails'
-	@echo 'make results            docs/results.md from the last make check and bench/disasm.sh'
+	@echo 'make results            docs/results.md from the last make check, bench/disasm.sh and bench/preempt_models.sh'
 	@echo 'make topologies         validate every numa-topologies/ file'
 	@echo 'make clean              remove build/out, build/runs (keep source, userland)'
 	@echo 'make distclean          remove build/'
@@ -102,8 +102,9 @@ results: kernels
 	@bash bench/disasm.sh vanilla patched kseq stock >build/bench/disasm.txt
 	@bash bench/size.sh vanilla stock patched kseq >build/bench/size.txt
 	@python3 bench/codegen_check.py build/bench/disasm >build/bench/codegen.ktap || true
+	@bash bench/preempt_models.sh >build/bench/preempt_models.txt
 	@python3 bench/report.py --disasm build/bench/disasm.txt --size build/bench/size.txt \
-		--codegen build/bench/codegen.ktap >docs/results.md
+		--codegen build/bench/codegen.ktap --preempt build/bench/preempt_models.txt >docs/results.md
 	@echo "docs/results.md written"
 
 clean:

@@ -85,6 +85,7 @@ def main() -> int:
     ap.add_argument('--disasm', default='', help='output of bench/disasm.sh to include')
     ap.add_argument('--size', default='', help='output of bench/size.sh to include')
     ap.add_argument('--codegen', default='', help='KTAP of bench/codegen_check.py to include')
+    ap.add_argument('--preempt', default='', help='output of bench/preempt_models.sh to include')
     ap.add_argument('--previous', default='e9b1355',
                     help='commit whose docs/results.md has the previous layout (private alias tables)')
     args = ap.parse_args()
@@ -167,6 +168,14 @@ def main() -> int:
         with open(args.disasm, encoding='utf-8') as f:
             out += ['', '## Instructions per this_cpu op (`bench/disasm.sh`)', '', '```',
                     f.read().rstrip(), '```']
+    if args.preempt:
+        with open(args.preempt, encoding='utf-8') as f:
+            out += ['', '## this_cpu ops per preemption model (`bench/preempt_models.sh`)', '',
+                    'The numbers behind the Kconfig default of the this_cpu choice: the',
+                    'alias where the preempt count is kept (full and dynamic preemption),',
+                    'preempt_disable() where it is not (voluntary or none without',
+                    'PREEMPT_DYNAMIC): there the stock op is already the shortest.', '',
+                    '```', f.read().rstrip(), '```']
     if args.codegen:
         with open(args.codegen, encoding='utf-8') as f:
             out += ['', '## Code checks of make check (`bench/codegen_check.py`, budgets in '

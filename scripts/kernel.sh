@@ -77,4 +77,8 @@ if ! make -C "$src" O="$out" CC="$cc" -j"$(nproc_build)" olddefconfig "${targets
 	grep -E 'error|Error' "$LOGS/build-$name.log" | head -20 >&2
 	die "build of $name failed; see $LOGS/build-$name.log"
 fi
-info BUILT "$name in $(($(date +%s) - start)) s: $out${KERNEL_TARGETS:+ (${KERNEL_TARGETS})}${KERNEL_TARGETS:-/arch/arm64/boot/Image}"
+if [ -n "${KERNEL_TARGETS:-}" ]; then
+	info BUILT "$name in $(($(date +%s) - start)) s: $out ($KERNEL_TARGETS)"
+else
+	info BUILT "$name in $(($(date +%s) - start)) s: $out/arch/arm64/boot/Image"
+fi
