@@ -44,13 +44,14 @@ def walk(insns: list[tuple[int, str, str]], alias_on: bool,
          alias_kernel: bool | None = None) -> list[tuple[int, str, str]]:
     """The common path through insns. alias_kernel says whether the first
     unconditional b is the ARM64_HAS_PCPU_ALIAS test; None guesses it from
-    the offset's movz ..., lsl #32 (right for an unbroken alias kernel, but
-    a broken one that lost the movz would be walked as stock: a caller that
-    knows which kernel it reads must say so)."""
+    a call of an out-of-line stock op (__pcpu_stock_*), which only an alias
+    kernel has (right for an unbroken alias kernel, but a broken one that
+    lost the call would be walked as stock: a caller that knows which
+    kernel it reads must say so)."""
     by_addr = {a: i for i, (a, _, _) in enumerate(insns)}
     cap_test = next((k for k, (_, op, _) in enumerate(insns) if op == 'b'), None)
     if alias_kernel is None:
-        alias_kernel = any(op == 'movz' and a.endswith('lsl #32') for _, op, a in insns)
+        alias_kernel = any(op == 'bl' and '<__pcpu_stock_' in a for _, op, a in insns)
     path: list[tuple[int, str, str]] = []
     i = 0
     while i < len(insns) and len(path) < 1000:
@@ -70,7 +71,7 @@ def walk(insns: list[tuple[int, str, str]], alias_on: bool,
         taken = False
         if op == 'b':
             # the first unconditional b is the ARM64_HAS_PCPU_ALIAS test
-            # (an alias kernel: the offset's movz ..., lsl #32 follows)
+            # (in an alias kernel, whose stock path calls __pcpu_stock_*)
             taken = not (i == cap_test and alias_on and alias_kernel)
         elif op in ('cbz', 'cbnz', 'tbz', 'tbnz') or op.startswith('b.'):
             if target < addr:

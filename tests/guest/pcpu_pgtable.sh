@@ -10,13 +10,13 @@ ST=/sys/kernel/debug/pcpu_pgtable/status
 ktap_plan 11
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
 	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes_floor \
-	tables_ro kunit_sync_after_boot alias_offset_4g tramp_iff_kpti alias_ops_live \
+	tables_ro kunit_sync_after_boot alias_linked tramp_iff_kpti alias_ops_live \
 	region_randomised
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
 ok=1
-for k in enabled alias_offset alias_start alias_end column_bytes unit_bytes region_start region_end region_places \
+for k in enabled private_slots alias_start alias_end column_bytes unit_bytes region_start region_end region_places \
 	region_pmd_pages region_pte_pages table_bytes_total table_bytes_per_cpu tables_ro; do
 	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
 done
@@ -30,8 +30,7 @@ ktap_check enabled_matches_cmdline [ "$(val enabled)" = "$want" ]
 ktap_invalid_param_reported invalid_value_reported percpu_pgtable "$arg"
 
 # The ops really use the alias exactly when the tables are on: the
-# capability was detected (its check refuses it if the boot alternatives
-# did not patch the alias offset in first) and the status file agrees.
+# capability was detected and the status file agrees.
 CAP='detected: Per-CPU page tables: preemption-free this_cpu ops'
 ops=$(val this_cpu_ops)
 ktap_diag "this_cpu_ops $ops; capability detected: $(dmesg_has "$CAP" && echo yes || echo no)"
@@ -45,18 +44,21 @@ cpus=$(val possible_cpus)
 if [ "$want" = 1 ]; then
 	# every CPU maps at least its first-chunk unit through the alias
 	ktap_check alias_mapped [ "$(val alias_mapped_pages)" -ge "$cpus" ]
-	# At boot: [trampoline][alias PUD][top level] per CPU and the PMD page
-	# of its column's first 1 GiB block (two if a unit straddles a block
-	# boundary: the window's phase plus a unit passes 1 GiB), shared with
-	# swapper: 4 pages per CPU, 3 once the trampoline copy is freed (no
-	# KPTI). Later chunks add a PMD page per column only where they reach a
-	# new GiB of it (the KUnit far-slot case does); the alias shares the PTEs.
+	# At boot: [trampoline][image slot PUD][top level] per CPU (and the
+	# next slot's PUD page when the window reaches into it) and the PMD
+	# page of its column's first 1 GiB block (two if a unit straddles a
+	# block boundary: the window's phase plus a unit passes 1 GiB), shared
+	# with swapper: 4 pages per CPU, 3 once the trampoline copy is freed
+	# (no KPTI). Later chunks add a PMD page per column only where they
+	# reach a new GiB of it (the KUnit far-slot case does); the alias
+	# shares the PTEs.
 	boot=$(dmesg | sed -n 's/.*per-CPU page tables: \([0-9]*\) KiB for \([0-9]*\) CPUs.*/\1 \2/p')
 	set -- $boot
 	phase=$(( $(val alias_start) & 0x3fffffff ))
 	blocks=$(( phase + $(val unit_bytes) > 0x40000000 ? 2 : 1 ))
 	ktap_diag "at boot: $1 KiB for $2 CPUs, $blocks first-chunk PMD page(s) per column"
-	ktap_check table_bytes_floor [ $(($1 * 1024)) -le $(($2 * (3 + blocks) * 4096)) ]
+	slots=$(val private_slots)
+	ktap_check table_bytes_floor [ $(($1 * 1024)) -le $(($2 * (2 + slots + blocks) * 4096)) ]
 	ktap_diag "after the KUnit suite: $(val table_bytes_per_cpu) bytes per CPU, $(val pgd_block_pages) private pages per CPU, $(val region_pmd_pages) region PMD pages"
 	# With KASLR the column region goes to one of many places (the harness
 	# compares two boots); without, to the top of vmalloc space.
@@ -69,13 +71,21 @@ if [ "$want" = 1 ]; then
 		ktap_check region_randomised eval \
 			'[ "$places" = 1 ] && dmesg_has "column region not randomised"'
 	fi
-	# one movz: the offset is a multiple of 4 GiB
-	off=$(val alias_offset)
-	ktap_check alias_offset_4g [ $((off & 0xffffffff)) = 0 ]
+	# the window is where the percpu section is linked, 2 GiB above _text
+	# (PCPU_WINDOW_DISTANCE), so it moves with the image under KASLR and a
+	# percpu pointer is its own alias. kallsyms has _stext, not _text: the
+	# image head before it is less than 2 MiB (KUnit checks the exact
+	# distance).
+	echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+	stext=$(awk '$3 == "_stext" { print "0x" $1 }' /proc/kallsyms)
+	ktap_diag "alias_start $(val alias_start), _stext ${stext:-missing}"
+	ktap_check alias_linked eval '[ -n "$stext" ] && [ $((stext)) -ne 0 ] &&
+		d=$(($(val alias_start) - stext)) &&
+		[ $d -le $((0x80000000)) ] && [ $d -gt $((0x80000000 - 0x200000)) ]'
 	if dmesg | grep -q 'detected: Kernel page table isolation (KPTI)'; then
-		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = 3 ]
+		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = $((2 + slots)) ]
 	else
-		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = 2 ]
+		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = $((1 + slots)) ]
 	fi
 	# rodata=full is the arm64 default: the copies are read-only like swapper
 	ktap_check tables_ro [ "$(val tables_ro)" = 1 ]
@@ -100,7 +110,7 @@ else
 	ktap_check table_bytes_floor [ "$(val table_bytes_total)" = 0 ]
 	ktap_check tables_ro [ "$(val tables_ro)" = 0 ]
 	ktap_skip kunit_sync_after_boot "per-CPU page tables are off"
-	ktap_skip alias_offset_4g "per-CPU page tables are off"
+	ktap_skip alias_linked "per-CPU page tables are off"
 	ktap_skip tramp_iff_kpti "per-CPU page tables are off"
 	ktap_skip region_randomised "per-CPU page tables are off"
 fi
