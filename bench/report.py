@@ -121,7 +121,7 @@ def main() -> int:
            'past 1 GiB of every column and one into the columns\' last slot',
            '(pcpu_alias_far_slot_test): two more region PMD pages per column than at boot,',
            'and one for the last column\'s tail block. Block pages: each',
-           "CPU's own pages (trampoline copy with KPTI, alias PUD, top level). Region PMD",
+           "CPU's own pages (trampoline copy with KPTI, image slot PUD, top level). Region PMD",
            "pages: swapper's PMD pages of the percpu columns, which the aliases share",
            '(counted in the totals). Region PTE pages: the percpu mappings themselves,',
            'shared by the aliases too (not counted: stock needs PTE pages for percpu',
