@@ -54,7 +54,7 @@ def select(args: argparse.Namespace) -> list[runner.Lane]:
 
 def dataclass_replace(lane: runner.Lane, kernel: str) -> runner.Lane:
     return runner.Lane(kernel, lane.topo, lane.tests, lane.cpu, lane.append,
-                       singlestep=lane.singlestep)
+                       singlestep=lane.singlestep, seed=lane.seed)
 
 
 def selftest() -> tuple[int, int]:
@@ -172,7 +172,7 @@ def cmd_boot(args: argparse.Namespace) -> int:
               f'{", ".join(available_topologies())}', file=sys.stderr)
         return 2
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
-                       args.cpu, args.append, args.name, args.singlestep)
+                       args.cpu, args.append, args.name, args.singlestep, args.seed)
     try:
         res = runner.boot(lane, TOP, BUILD)
     except (topology.TopologyError, FileNotFoundError) as e:
@@ -245,6 +245,8 @@ def main() -> int:
     p.add_argument('--name', default='', help='run directory under build/runs')
     p.add_argument('--singlestep', action='store_true',
                    help='one instruction per TCG block: interrupts land anywhere')
+    p.add_argument('--seed', type=int, default=None,
+                   help="QEMU -seed: reproducible guest randomness (the DT's kaslr-seed)")
     p = sub.add_parser('parse')
     p.add_argument('log')
     p.add_argument('--docs', type=int, default=2, help='KTAP documents expected')

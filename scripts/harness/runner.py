@@ -60,6 +60,9 @@ class Lane:
     # TCG translates one instruction per block, so interrupts can land
     # between any two instructions (by default only at block boundaries)
     singlestep: bool = False
+    # QEMU's -seed: the guest's random numbers, the DT's kaslr-seed among
+    # them, are reproducible, so a lane can pin the image's KASLR position
+    seed: int | None = None
 
     @property
     def name(self) -> str:
@@ -68,6 +71,8 @@ class Lane:
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
         if self.singlestep:
             suffix += '-singlestep'
+        if self.seed is not None:
+            suffix += f'-seed{self.seed}'
         if self.append:
             suffix += '-' + '-'.join(a.replace('=', '-').replace('.', '_') for a in self.append.split())
         return f'{self.kernel}-{self.topo}{suffix}'
@@ -79,7 +84,7 @@ class MatrixError(Exception):
 
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
-    [singlestep]"""
+    [singlestep] [seed=N]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -91,7 +96,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             raise MatrixError(f'{path}:{lineno}: {e}') from e
         if len(words) < 3:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
-                              '[cpu=M] [append=...] [singlestep]"')
+                              '[cpu=M] [append=...] [singlestep] [seed=N]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -101,9 +106,14 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                 lane.cpu = val
             elif key == 'append':
                 lane.append = val
+            elif key == 'seed':
+                if not val.isdigit():
+                    raise MatrixError(f'{path}:{lineno}: seed={val!r} is not a '
+                                      'non-negative integer')
+                lane.seed = int(val)
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} '
-                                  '(expected cpu=, append= or singlestep)')
+                                  '(expected cpu=, append=, singlestep or seed=)')
         lanes.append(lane)
     return lanes
 
@@ -186,6 +196,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
            + topology.qemu_args(topo)
            + (SINGLESTEP_ARGS if lane.singlestep else [])
+           + (['-seed', str(lane.seed)] if lane.seed is not None else [])
            + ['-kernel', image, '-initrd', initrd, '-append', append])
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
         f.write(shlex.join(cmd) + '\n')

@@ -7,11 +7,11 @@
 # rerun through debugfs, passes on the fixmap path.
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/pcpu_pgtable/status
-ktap_plan 11
+ktap_plan 12
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
 	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes_floor \
 	tables_ro kunit_sync_after_boot alias_linked tramp_iff_kpti alias_ops_live \
-	region_randomised
+	region_randomised private_slots
 sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
@@ -82,6 +82,15 @@ if [ "$want" = 1 ]; then
 	ktap_check alias_linked eval '[ -n "$stext" ] && [ $((stext)) -ne 0 ] &&
 		d=$(($(val alias_start) - stext)) &&
 		[ $d -le $((0x80000000)) ] && [ $d -gt $((0x80000000 - 0x200000)) ]'
+	# The private slots run from the image's top-level slot to that of the
+	# window's last 1 GiB block: 2 where the window crosses into the next
+	# 512 GiB slot (1 in 8 KASLR positions). A lane that pins the image
+	# there (QEMU -seed) says so with pcpu_expect_private_slots=N.
+	wend=$(( ($(val alias_end) + 0x3fffffff) & ~0x3fffffff ))
+	calc=$(( ((wend - 1) >> 39 & 0x1ff) - (stext >> 39 & 0x1ff) + 1 ))
+	pin=$(cmdline_param pcpu_expect_private_slots)
+	ktap_diag "private_slots $slots, from _stext and alias_end $calc, lane expects ${pin:-any}"
+	ktap_check private_slots eval '[ "$slots" = "$calc" ] && [ "${pin:-$slots}" = "$slots" ]'
 	if dmesg | grep -q 'detected: Kernel page table isolation (KPTI)'; then
 		ktap_check tramp_iff_kpti [ "$(val pgd_block_pages)" = $((2 + slots)) ]
 	else
@@ -111,6 +120,7 @@ else
 	ktap_check tables_ro [ "$(val tables_ro)" = 0 ]
 	ktap_skip kunit_sync_after_boot "per-CPU page tables are off"
 	ktap_skip alias_linked "per-CPU page tables are off"
+	ktap_skip private_slots "per-CPU page tables are off"
 	ktap_skip tramp_iff_kpti "per-CPU page tables are off"
 	ktap_skip region_randomised "per-CPU page tables are off"
 fi

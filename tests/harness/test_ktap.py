@@ -100,10 +100,16 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(lanes[0].tests, ['topology', 'hotplug'])
         self.assertEqual((lanes[1].tests, lanes[1].append), ([], 'a=1 b'))
 
+    def test_seed(self) -> None:
+        lane = runner.parse_matrix('patched 2node pcpu_pgtable seed=14 append=x=2\n')[0]
+        self.assertEqual((lane.seed, lane.name), (14, 'patched-2node-seed14-x-2'))
+
     def test_errors(self) -> None:
         for text, what in (('patched 2node\n', ':1: expected'),
                            ('patched 2node x colour=red\n', "unknown option 'colour'"),
-                           ('patched 2node x append="a\n', 'No closing quotation')):
+                           ('patched 2node x append="a\n', 'No closing quotation'),
+                           ('patched 2node x seed=-1\n', "seed='-1' is not"),
+                           ('patched 2node x seed=ab\n', "seed='ab' is not")):
             with self.subTest(text=text):
                 with self.assertRaises(runner.MatrixError) as cm:
                     runner.parse_matrix(text, 'm')
