@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # ktext_summary.sh [RUN...] - per lane, what tests/guest/ktext.sh saw: copies,
-# text and table bytes per replicated node, and the share of (CPU, sampled
-# page) translations in the CPU's node's copy, next to the share a stock
+# text, rodata and table bytes per replicated node, and the shares of (CPU,
+# sampled text page) and (CPU, sampled rodata page) translations in the
+# CPU's node's copy, next to the share a stock
 # kernel gets (CPUs on the image's node, or falling back to it). Reads the
 # console logs of the last `make check` (build/runs/*/console.log).
 set -euo pipefail
@@ -12,8 +13,8 @@ runs=("$@")
 if [ ${#runs[@]} = 0 ]; then
 	for d in "$BUILD"/runs/*/; do runs+=("$(basename "$d")"); done
 fi
-printf '| lane | copies | text bytes per copy | table bytes per copy | node-local translations | stock: CPUs on the image node |\n'
-printf '|---|---|---|---|---|---|\n'
+printf '| lane | copies | text bytes per copy | rodata bytes per copy | table bytes per copy | node-local text translations | node-local rodata translations | stock: CPUs on the image node |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for r in "${runs[@]}"; do
 	log=$BUILD/runs/$r/console.log
 	[ -r "$log" ] && grep -q '# replica_bytes_total' "$log" || continue
@@ -22,7 +23,7 @@ for r in "${runs[@]}"; do
 	/^ +# copies / { copies = $3 }
 	/^ +# image_node / { image = $3 }
 	/^ +# node [0-9]+ cpus / {
-		if ($11 > 0) { text = $11; table = $13 }
+		if ($11 > 0) { text = $11; table = $13; rodata = $15 }
 		n = split($5, parts, ",")
 		c = 0
 		for (i = 1; i <= n; i++) {
@@ -32,9 +33,11 @@ for r in "${runs[@]}"; do
 		cpus += c
 		if ($3 == image) oncpu += c
 	}
-	/translations in the CPU.s node.s copy/ { local = $2; total = $4 }
+	/sampled text page\) translations in the CPU.s node.s copy/ { local = $2; total = $4 }
+	/sampled rodata page\) translations in the CPU.s node.s copy/ { rlocal = $2; rtotal = $4 }
 	END {
-		printf "| %s | %d | %s | %s | %s/%s | %d/%d |\n", lane, copies,
-			text ? text : "-", table ? table : "-", local, total, oncpu, cpus
+		printf "| %s | %d | %s | %s | %s | %s/%s | %s/%s | %d/%d |\n", lane, copies,
+			text ? text : "-", rodata ? rodata : "-", table ? table : "-",
+			local, total, rlocal, rtotal, oncpu, cpus
 	}' "$log"
 done

@@ -29,9 +29,10 @@ P=/sys/kernel/debug/pcpu_pgtable/status K=/sys/kernel/debug/ktext_replication/st
 if [ -r $P ] && [ -r $K ]; then
 	pt=$(awk '$1 == "table_bytes_total" { print $2 }' $P)
 	kr=$(awk '$1 == "replica_bytes_total" { print $2 }' $K)
+	kd=$(awk '$1 == "rodata_bytes_total" { print $2 }' $K)
 	kt=$(awk '$1 == "table_bytes_total" { print $2 }' $K)
 	echo "#"
-	echo "# extra memory: per-CPU tables $((pt / 1024)) KiB + text replicas $((kr / 1024)) KiB + their tables $((kt / 1024)) KiB = $(((pt + kr + kt) / 1024)) KiB"
+	echo "# extra memory: per-CPU tables $((pt / 1024)) KiB + text replicas $((kr / 1024)) KiB + rodata replicas $((kd / 1024)) KiB + their tables $((kt / 1024)) KiB = $(((pt + kr + kd + kt) / 1024)) KiB"
 fi
 echo "# ----- DEMO END -----"
 ktap_ok demo_report

@@ -1,21 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# ktext.sh - kernel text replication, checked from outside its KUnit suite:
-# the status file against an expectation computed here from the topology
-# file (which nodes have CPUs and memory, distances) and the command line,
-# and every online CPU's translation of sampled text addresses (debugfs
-# translations, AT S1E1R on that CPU) against the copy its node must use.
+# ktext.sh - kernel text and rodata replication, checked from outside its
+# KUnit suite: the status file against an expectation computed here from
+# the topology file (which nodes have CPUs and memory, distances) and the
+# command line, every online CPU's translation of sampled text and rodata
+# addresses (debugfs translations, AT S1E1R on that CPU) against the copy
+# its node must use, and the suite run again once mark_rodata_ro() has
+# made rodata and ro_after_init read-only.
 . /harness/lib/ktap.sh
 ST=/sys/kernel/debug/ktext_replication/status
 TR=/sys/kernel/debug/ktext_replication/translations
 EXP=/etc/harness/topology
 MOD=/harness/modules/ktext_module_kunit.ko
 MOD_CASES="ktext_module_mapping_test ktext_module_static_key_test ktext_module_kprobe_test"
-ktap_plan 12
+ktap_plan 14
 if [ ! -r $ST ]; then
 	# this test is only run on kernels built with replication
 	for c in status_file enabled_matches invalid_value_reported sources copies \
-		translations_node_local accounting module_loaded $MOD_CASES module_unloaded; do
+		translations_node_local rodata_node_local accounting suite_after_boot \
+		module_loaded $MOD_CASES module_unloaded; do
 		ktap_fail "$c # $ST missing"
 	done
 	exit 1
@@ -24,7 +27,8 @@ sed 's/^/# /' $ST
 val() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
 
 ok=1
-for k in enabled text_start text_end image_node copies replica_bytes_total table_bytes_total; do
+for k in enabled text_start text_end rodata_end ro_after_init_start ro_after_init_end \
+	image_node copies replica_bytes_total rodata_bytes_total table_bytes_total; do
 	[ -n "$(val $k)" ] || { ktap_diag "key $k missing"; ok=0; }
 done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
@@ -103,26 +107,52 @@ for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
 done
 
 # Every CPU's translation of every sampled address lands in its node's
-# copy (replica_phys of its node line) at the address's offset in the text.
+# copy (replica_phys of its node line) at the address's offset from
+# text_start: text, and rodata (the samples at and above text_end; none
+# is in ro_after_init, which the KUnit suite samples).
 start=$(val text_start)
-total=0 local=0
+tend=$(val text_end)
+total=0 local=0 rtotal=0 rlocal=0
 while read -r _ cpu _ node _ va _ pa; do
 	base=$(awk -v n="$node" '$1 == "node" && $2 == n { print $8 }' $ST)
-	total=$((total + 1))
-	if [ -n "$base" ] && [ $((pa - base)) = $((va - start)) ]; then
-		local=$((local + 1))
+	ok=0
+	[ -n "$base" ] && [ $((pa - base)) = $((va - start)) ] && ok=1
+	[ $ok = 1 ] || ktap_diag "CPU$cpu (node $node): $va -> $pa, expected copy at ${base:-?}"
+	if [ $((va)) -ge $((tend)) ]; then
+		rtotal=$((rtotal + 1)) rlocal=$((rlocal + ok))
 	else
-		ktap_diag "CPU$cpu (node $node): $va -> $pa, expected copy at ${base:-?}"
+		total=$((total + 1)) local=$((local + ok))
 	fi
 done <$TR
-ktap_diag "$local of $total (CPU, sampled page) translations in the CPU's node's copy"
+ktap_diag "$local of $total (CPU, sampled text page) translations in the CPU's node's copy"
 ktap_check translations_node_local test "$total" -gt 0 -a "$local" = "$total"
+ktap_diag "$rlocal of $rtotal (CPU, sampled rodata page) translations in the CPU's node's copy"
+ktap_check rodata_node_local test "$rtotal" -gt 0 -a "$rlocal" = "$rtotal"
 
-text=$(( $(val text_end) - start ))
+text=$(( tend - start ))
+rodata=$(( $(val rodata_end) - tend - ($(val ro_after_init_end) - $(val ro_after_init_start)) ))
 tables=$(awk '$1 == "node" { s += $12 } END { print s + 0 }' $ST)
-ktap_diag "text $text bytes; replica_bytes_total $(val replica_bytes_total); table_bytes_total $(val table_bytes_total) (nodes: $tables)"
+rnodes=$(awk '$1 == "node" { s += $14 } END { print s + 0 }' $ST)
+ktap_diag "text $text bytes, rodata $rodata bytes replicated; replica_bytes_total $(val replica_bytes_total); rodata_bytes_total $(val rodata_bytes_total) (nodes: $rnodes); table_bytes_total $(val table_bytes_total) (nodes: $tables)"
 ktap_check accounting test "$(val replica_bytes_total)" = $((ncopies * text)) \
+	-a "$(val rodata_bytes_total)" = $((ncopies * rodata)) -a "$rnodes" = $((ncopies * rodata)) \
 	-a "$(val table_bytes_total)" = "$tables"
+
+# The suite again, now that mark_rodata_ro() has run: the original rodata
+# and ro_after_init are read-only too, which its cases then require.
+K=/sys/kernel/debug/kunit/ktext_replication
+if [ -w $K/run ]; then
+	echo 1 >$K/run
+	sed 's/^/# after boot: /' $K/results
+	bad=$(sed -n 's/^[[:space:]]*not ok [0-9]* \([a-z0-9_]*\).*/\1/p' $K/results | tr '\n' ' ')
+	if grep -q "^ok [0-9]* ktext_replication" $K/results && [ -z "$bad" ]; then
+		ktap_ok suite_after_boot
+	else
+		ktap_fail "suite_after_boot # failed: ${bad:-the suite did not finish}"
+	fi
+else
+	ktap_fail "suite_after_boot # $K/run missing"
+fi
 
 # The module: its KUnit output goes to debugfs, not the console (printk
 # level 1 while it loads, so a failing case cannot interleave with this
