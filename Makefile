@@ -9,7 +9,7 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean check-big dev-tree export results bisect-build mutants
+	checkpatch topologies clean distclean check-big soak dev-tree export results bisect-build mutants
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -17,6 +17,7 @@ help:
 	@echo 'make check TOPO=name    only lanes on numa-topologies/name.topo'
 	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, kseq, stock, debug)'
 	@echo 'make check-big          the lanes of tests/matrix-big (64 vCPUs, slow)'
+	@echo 'make soak               text replication under stress, 5-10 min a lane (tests/matrix-soak)'
 	@echo 'make selftest           harness self-tests only (seconds)'
 	@echo 'make deps               apt-get install what is missing (idempotent)'
 	@echo 'make tree               unpack the Debian source, apply patches/series'
@@ -66,6 +67,10 @@ check: deps
 # Lanes kept out of make check (tests/matrix-big): 64 vCPUs under TCG.
 check-big:
 	@MATRIX=$(CURDIR)/tests/matrix-big $(MAKE) --no-print-directory check
+
+# Text replication under stress for 5-10 minutes a lane (tests/matrix-soak).
+soak:
+	@MATRIX=$(CURDIR)/tests/matrix-soak $(MAKE) --no-print-directory check
 
 demo: deps
 	@$(MAKE) --no-print-directory kernel-patched kernel-kseq initramfs

@@ -54,7 +54,7 @@ def select(args: argparse.Namespace) -> list[runner.Lane]:
 
 def dataclass_replace(lane: runner.Lane, kernel: str) -> runner.Lane:
     return runner.Lane(kernel, lane.topo, lane.tests, lane.cpu, lane.append,
-                       singlestep=lane.singlestep, seed=lane.seed)
+                       singlestep=lane.singlestep, seed=lane.seed, timeout=lane.timeout)
 
 
 def selftest() -> tuple[int, int]:

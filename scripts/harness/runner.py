@@ -35,7 +35,8 @@ SINGLESTEP_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off'
 # Test modules built with a kernel (make modules in its O= directory) that
 # the guest tests load after boot, shipped as /harness/modules/<name>.ko when
 # the kernel built them: the guest test that loads one fails if it is absent.
-GUEST_MODULES = ['arch/arm64/mm/ktext_module_kunit.ko']
+GUEST_MODULES = ['arch/arm64/mm/ktext_module_kunit.ko',
+                 'arch/arm64/mm/ktext_stress_kunit.ko']
 
 
 def module_entries(kernel_out: str) -> list[tuple[str, int, bytes]]:
@@ -63,6 +64,8 @@ class Lane:
     # QEMU's -seed: the guest's random numbers, the DT's kaslr-seed among
     # them, are reproducible, so a lane can pin the image's KASLR position
     seed: int | None = None
+    # seconds before the boot counts as hung, instead of the topology's
+    timeout: int | None = None
 
     @property
     def name(self) -> str:
@@ -84,7 +87,7 @@ class MatrixError(Exception):
 
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
-    [singlestep] [seed=N]"""
+    [singlestep] [seed=N] [timeout=SECONDS]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -96,7 +99,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             raise MatrixError(f'{path}:{lineno}: {e}') from e
         if len(words) < 3:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
-                              '[cpu=M] [append=...] [singlestep] [seed=N]"')
+                              '[cpu=M] [append=...] [singlestep] [seed=N] [timeout=SECONDS]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -111,9 +114,14 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                     raise MatrixError(f'{path}:{lineno}: seed={val!r} is not a '
                                       'non-negative integer')
                 lane.seed = int(val)
+            elif key == 'timeout':
+                if not val.isdigit() or int(val) == 0:
+                    raise MatrixError(f'{path}:{lineno}: timeout={val!r} is not a '
+                                      'positive number of seconds')
+                lane.timeout = int(val)
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} '
-                                  '(expected cpu=, append=, singlestep or seed=)')
+                                  '(expected cpu=, append=, singlestep, seed= or timeout=)')
         lanes.append(lane)
     return lanes
 
@@ -206,7 +214,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     with open(os.path.join(rundir, 'qemu.stderr'), 'wb') as err:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
         try:
-            code = proc.wait(timeout=topo.timeout)
+            code = proc.wait(timeout=lane.timeout or topo.timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
             proc.kill()

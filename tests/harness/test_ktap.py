@@ -104,12 +104,20 @@ class MatrixTest(unittest.TestCase):
         lane = runner.parse_matrix('patched 2node pcpu_pgtable seed=14 append=x=2\n')[0]
         self.assertEqual((lane.seed, lane.name), (14, 'patched-2node-seed14-x-2'))
 
+    def test_timeout(self) -> None:
+        lane = runner.parse_matrix('patched 2node ktext_stress timeout=900\n')[0]
+        # not in the name: the same lane with more time is the same lane
+        self.assertEqual((lane.timeout, lane.name), (900, 'patched-2node'))
+        self.assertIsNone(runner.parse_matrix('patched 2node x\n')[0].timeout)
+
     def test_errors(self) -> None:
         for text, what in (('patched 2node\n', ':1: expected'),
                            ('patched 2node x colour=red\n', "unknown option 'colour'"),
                            ('patched 2node x append="a\n', 'No closing quotation'),
                            ('patched 2node x seed=-1\n', "seed='-1' is not"),
-                           ('patched 2node x seed=ab\n', "seed='ab' is not")):
+                           ('patched 2node x seed=ab\n', "seed='ab' is not"),
+                           ('patched 2node x timeout=0\n', "timeout='0' is not"),
+                           ('patched 2node x timeout=1m\n', "timeout='1m' is not")):
             with self.subTest(text=text):
                 with self.assertRaises(runner.MatrixError) as cm:
                     runner.parse_matrix(text, 'm')

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ktext_stress.sh - text replication under stress: core kernel text is
+# patched in a loop (a tracepoint's static key, a kprobe, the function
+# tracer: the ktext_stress module's KUnit case) while every CPU but the
+# boot CPU goes offline and online in a loop and stress-ng loads the
+# CPUs. Afterwards every CPU is brought back, and the built-in
+# ktext_replication suite runs again: every copy still identical to the
+# original, every CPU (the replugged ones too) on its node's copy.
+# Kernel splats during the run fail the lane on the host side.
+#   ktext_stress_secs=N   seconds of patching (default 20)
+#   ktext_stress_ng=0|1   stress-ng or not; default 1, but 0 on a kernel
+#                         with lockdep (the debug lane: see tests/matrix)
+. /harness/lib/ktap.sh
+SYS=/sys/devices/system/cpu
+MOD=/harness/modules/ktext_stress_kunit.ko
+RES=/sys/kernel/debug/kunit/ktext_stress/results
+K=/sys/kernel/debug/kunit/ktext_replication
+SECS=$(cmdline_param ktext_stress_secs)
+SECS=${SECS:-20}
+NG=$(cmdline_param ktext_stress_ng)
+if [ -z "$NG" ] && [ -e /proc/lockdep ]; then
+	# the debug kernel: stress-ng with hotplug churn hits an upstream WARN
+	# there in about 1 of 6 boots, on vanilla 6.12 too (tests/matrix)
+	ktap_diag "debug kernel (lockdep): hotplug churn without stress-ng"
+	NG=0
+fi
+NG=${NG:-1}
+case "$SECS" in
+''|*[!0-9]*) ktap_diag "ktext_stress_secs=$SECS is not a number of seconds"; SECS=bad ;;
+esac
+case "$NG" in
+0|1) ;;
+*) ktap_diag "ktext_stress_ng=$NG is neither 0 nor 1"; SECS=bad NG=1 ;;
+esac
+# stress_ng_exit_status only where stress-ng runs
+ktap_plan $((4 + NG))
+if [ "$SECS" = bad ] || [ ! -f "$MOD" ] || [ ! -w $K/run ]; then
+	[ -f "$MOD" ] || ktap_diag "$MOD missing (the harness ships it with kernels that build it)"
+	[ -w $K/run ] || ktap_diag "$K/run missing"
+	for c in patch_loop $([ "$NG" = 1 ] && echo stress_ng_exit_status) cpus_back \
+		suite_after_stress module_unloaded; do
+		ktap_fail "$c"
+	done
+	exit 1
+fi
+
+churn() {
+	n=0
+	while [ ! -e /tmp/stop-churn ]; do
+		for c in $(ls -d $SYS/cpu[1-9]* 2>/dev/null | sed 's/.*cpu//'); do
+			echo 0 >$SYS/cpu$c/online 2>/dev/null &&
+				echo 1 >$SYS/cpu$c/online 2>/dev/null && n=$((n + 1))
+			[ -e /tmp/stop-churn ] && break
+		done
+		sleep 0.1
+	done
+	echo $n >/tmp/churn-count
+}
+
+rm -f /tmp/stop-churn
+churn &
+cpid=$!
+if [ "$NG" = 1 ]; then
+	stress-ng --fork 2 --switch 2 --futex 2 --affinity 2 --timeout "$((SECS + 5))s" \
+		--metrics-brief >/tmp/ktext-stress.out 2>&1 &
+	spid=$!
+fi
+ktap_diag "${SECS}s of core text patching, CPU hotplug churn$([ "$NG" = 1 ] && echo ', stress-ng')"
+# the suite runs while the module loads; its output goes to debugfs
+lvl=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 >/proc/sys/kernel/printk
+insmod "$MOD" secs="$SECS" 2>/tmp/insmod.err
+rc=$?
+echo "$lvl" >/proc/sys/kernel/printk
+touch /tmp/stop-churn
+wait $cpid
+ktap_diag "$(cat /tmp/churn-count 2>/dev/null || echo ?) CPU offline/online cycles during the patching"
+[ $rc = 0 ] || sed 's/^/# insmod: /' /tmp/insmod.err
+[ -r $RES ] && sed 's/^/# /' $RES
+line=$(grep -E '^[[:space:]]*(not )?ok [0-9]+ ktext_stress_patch_loop_test' $RES 2>/dev/null)
+case "$line" in
+*"# SKIP"*) ktap_fail "patch_loop # skipped: ${line#*# SKIP}" ;;
+*"not ok"*) ktap_fail patch_loop ;;
+*ok*) ktap_ok patch_loop ;;
+*) ktap_fail "patch_loop # not in $RES (insmod status $rc)" ;;
+esac
+
+if [ "$NG" = 1 ]; then
+	wait $spid
+	src=$?
+	tail -n 6 /tmp/ktext-stress.out | sed 's/^/# /'
+	ktap_check stress_ng_exit_status [ "$src" = 0 ]
+fi
+
+for c in $(ls -d $SYS/cpu[1-9]* 2>/dev/null | sed 's/.*cpu//'); do
+	echo 1 >$SYS/cpu$c/online 2>/dev/null
+done
+ktap_check cpus_back [ "$(cat $SYS/online)" = "$(cat $SYS/present)" ]
+
+# identical copies, every CPU's translations: the suite again
+echo 1 >$K/run
+sed 's/^/# after stress: /' $K/results
+bad=$(sed -n 's/^[[:space:]]*not ok [0-9]* \([a-z0-9_]*\).*/\1/p' $K/results | tr '\n' ' ')
+if grep -q "^ok [0-9]* ktext_replication" $K/results && [ -z "$bad" ]; then
+	ktap_ok suite_after_stress
+else
+	ktap_fail "suite_after_stress # failed: ${bad:-the suite did not finish}"
+fi
+
+rmmod ktext_stress_kunit 2>/tmp/rmmod.err
+rc=$?
+[ $rc = 0 ] || sed 's/^/# rmmod: /' /tmp/rmmod.err
+ktap_check module_unloaded [ $rc = 0 -a ! -e /sys/module/ktext_stress_kunit ]
+ktap_finish
