@@ -167,12 +167,17 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
+    if args.timeout is not None and args.timeout <= 0:
+        print(f'error: --timeout {args.timeout}: expected a positive number of seconds',
+              file=sys.stderr)
+        return 2
     if args.topo not in available_topologies():
         print(f'error: unknown topology {args.topo!r}; available: '
               f'{", ".join(available_topologies())}', file=sys.stderr)
         return 2
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
-                       args.cpu, args.append, args.name, args.singlestep, args.seed)
+                       args.cpu, args.append, args.name, args.singlestep, args.seed,
+                       args.timeout)
     try:
         res = runner.boot(lane, TOP, BUILD)
     except (topology.TopologyError, FileNotFoundError) as e:
@@ -247,6 +252,8 @@ def main() -> int:
                    help='one instruction per TCG block: interrupts land anywhere')
     p.add_argument('--seed', type=int, default=None,
                    help="QEMU -seed: reproducible guest randomness (the DT's kaslr-seed)")
+    p.add_argument('--timeout', type=int, default=None,
+                   help="seconds before the boot counts as hung (default: the topology's)")
     p = sub.add_parser('parse')
     p.add_argument('log')
     p.add_argument('--docs', type=int, default=2, help='KTAP documents expected')
