@@ -140,19 +140,7 @@ ktap_check accounting test "$(val replica_bytes_total)" = $((ncopies * text)) \
 
 # The suite again, now that mark_rodata_ro() has run: the original rodata
 # and ro_after_init are read-only too, which its cases then require.
-K=/sys/kernel/debug/kunit/ktext_replication
-if [ -w $K/run ]; then
-	echo 1 >$K/run
-	sed 's/^/# after boot: /' $K/results
-	bad=$(sed -n 's/^[[:space:]]*not ok [0-9]* \([a-z0-9_]*\).*/\1/p' $K/results | tr '\n' ' ')
-	if grep -q "^ok [0-9]* ktext_replication" $K/results && [ -z "$bad" ]; then
-		ktap_ok suite_after_boot
-	else
-		ktap_fail "suite_after_boot # failed: ${bad:-the suite did not finish}"
-	fi
-else
-	ktap_fail "suite_after_boot # $K/run missing"
-fi
+ktap_kunit_rerun suite_after_boot ktext_replication "after boot"
 
 # The module: its KUnit output goes to debugfs, not the console (printk
 # level 1 while it loads, so a failing case cannot interleave with this

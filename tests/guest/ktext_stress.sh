@@ -115,14 +115,7 @@ done
 ktap_check cpus_back [ "$(cat $SYS/online)" = "$(cat $SYS/present)" ]
 
 # identical copies, every CPU's translations: the suite again
-echo 1 >$K/run
-sed 's/^/# after stress: /' $K/results
-bad=$(sed -n 's/^[[:space:]]*not ok [0-9]* \([a-z0-9_]*\).*/\1/p' $K/results | tr '\n' ' ')
-if grep -q "^ok [0-9]* ktext_replication" $K/results && [ -z "$bad" ]; then
-	ktap_ok suite_after_stress
-else
-	ktap_fail "suite_after_stress # failed: ${bad:-the suite did not finish}"
-fi
+ktap_kunit_rerun suite_after_stress ktext_replication "after stress"
 
 rmmod ktext_stress_kunit 2>/tmp/rmmod.err
 rc=$?

@@ -52,3 +52,25 @@ ktap_invalid_param_reported() {
 # helpers for conditions
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 dmesg_has() { dmesg | grep -qF -- "$1"; }
+
+# ktap_kunit_rerun CASE SUITE LABEL: run built-in KUnit suite SUITE again
+# through debugfs, its results as diagnostics prefixed "LABEL: "; CASE
+# passes if the suite finished with no failed case (failed ones named).
+# Skipped cases are listed in a diagnostic, never passed over in silence.
+ktap_kunit_rerun() {
+	_k=/sys/kernel/debug/kunit/$2
+	if [ ! -w $_k/run ]; then
+		ktap_fail "$1 # $_k/run missing"
+		return
+	fi
+	echo 1 >$_k/run
+	sed "s/^/# $3: /" $_k/results
+	_bad=$(sed -n 's/^[[:space:]]*not ok [0-9]* \([a-z0-9_]*\).*/\1/p' $_k/results | tr '\n' ' ')
+	_skip=$(sed -n 's/^[[:space:]]*ok [0-9]* \([a-z0-9_]*\) # SKIP.*/\1/p' $_k/results | tr '\n' ' ')
+	[ -n "$_skip" ] && ktap_diag "$1: skipped in the $2 rerun: $_skip"
+	if grep -q "^ok [0-9]* $2" $_k/results && [ -z "$_bad" ]; then
+		ktap_ok "$1"
+	else
+		ktap_fail "$1 # failed: ${_bad:-the suite did not finish}"
+	fi
+}
