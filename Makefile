@@ -15,7 +15,7 @@ help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
 	@echo 'make check              harness self-tests + the CI matrix (tests/matrix)'
 	@echo 'make check TOPO=name    only lanes on numa-topologies/name.topo'
-	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, kseq, stock, debug)'
+	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, kseq, stock, debug, va52)'
 	@echo 'make check-big          the lanes of tests/matrix-big (64 vCPUs, slow)'
 	@echo 'make soak               text replication under stress, 5-10 min a lane (tests/matrix-soak)'
 	@echo 'make selftest           harness self-tests only (seconds)'

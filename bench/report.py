@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 
-STATUS = re.compile(r'^\s*# (enabled|possible_cpus|pgd_block_pages|alias_mapped_pages|'
+STATUS = re.compile(r'^\s*# (enabled|possible_cpus|pgd_block_pages|pgtable_levels|alias_mapped_pages|'
                     r'region_pmd_pages|region_pte_pages|'
                     r'table_bytes_total|table_bytes_per_cpu) (\d+)\s*$')
 HAMMER = re.compile(r'# (pcpu_this_cpu_ops_\w+): (\d+) ops, (\d+) owner RMWs, (\d+) migrations, '
@@ -121,7 +121,9 @@ def main() -> int:
            'past 1 GiB of every column and one into the columns\' last slot',
            '(pcpu_alias_far_slot_test): two more region PMD pages per column than at boot,',
            'and one for the last column\'s tail block. Block pages: each',
-           "CPU's own pages (trampoline copy with KPTI, image slot PUD, top level). Region PMD",
+           "CPU's own pages (trampoline copy with KPTI, image slot PUD, top level, and with",
+           'five levels its P4D page). Levels: of the kernel tables at run time (5 only',
+           'with 52-bit VA on a CPU with LPA2: the va52 lanes). Region PMD',
            "pages: swapper's PMD pages of the percpu columns, which the aliases share",
            '(counted in the totals). Region PTE pages: the percpu mappings themselves,',
            'shared by the aliases too (not counted: stock needs PTE pages for percpu',
@@ -129,9 +131,10 @@ def main() -> int:
            '"(earlier build)": the lane\'s log is older than its kernel or than',
            'patches/series, so it ran an earlier state of the series (make check-big',
            'was not rerun).', '',
-           '| lane | enabled | CPUs | block pages | at boot, bytes/CPU | after tests: alias PTEs | '
-           'region PMD pages | region PTE pages | total bytes | bytes/CPU |',
-           '|---|---|---|---|---|---|---|---|---|---|']
+           '| lane | enabled | CPUs | levels | block pages | at boot, bytes/CPU | '
+           'after tests: alias PTEs | region PMD pages | region PTE pages | total bytes | '
+           'bytes/CPU |',
+           '|---|---|---|---|---|---|---|---|---|---|---|']
     rows, kseq_rows, now = [], [], {}
     stale = []
     for log in logs:
@@ -147,6 +150,7 @@ def main() -> int:
             now[lane] = (st.get('possible_cpus', '-'), boot, st.get('table_bytes_per_cpu', '-'))
             name = f'{lane} (earlier build)' if lane in stale else lane
             out.append(f'| {name} | {st.get("enabled", "-")} | {st.get("possible_cpus", "-")} | '
+                       f'{st.get("pgtable_levels", "-")} | '
                        f'{st.get("pgd_block_pages", "-")} | {boot} | '
                        f'{st.get("alias_mapped_pages", "-")} | '
                        f'{st.get("region_pmd_pages", "-")} | {st.get("region_pte_pages", "-")} | '

@@ -24,16 +24,19 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # kseq, stock: patched with the other this_cpu choices; debug: patched plus
 # configs/debug.config; vanilla-debug: vanilla plus configs/debug.config
 # (to tell whether a debug splat is the series' or 6.12's); nonuma: patched
-# without CONFIG_NUMA (the generic setup_per_cpu_areas() path).
+# without CONFIG_NUMA (the generic setup_per_cpu_areas() path); va52:
+# patched with 52-bit VA and LPA2, as Debian's arm64 config (five levels
+# on CPUs with LPA2, the 48-bit fallback on others); dev-va52: the same
+# from build/dev.
 kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
-	patched|debug|kseq|stock|nonuma) echo "$SRC" ;;
+	patched|debug|kseq|stock|nonuma|va52) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
-	dev) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
-	mutant) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	dev|dev-va52) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
+	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 dev dev-va52 mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
@@ -47,12 +50,13 @@ kernel_fragments() {
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
 	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
+	va52|dev-va52|mutant-va52) echo "$f $TOP/configs/series.config $TOP/configs/va52.config" ;;
 	# the three this_cpu choices under two more preemption models
 	# (bench/preempt_models.sh; prepared for module builds, not booted)
 	*-voluntary|*-dynamic)
 		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
 		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma dev mutant, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 dev dev-va52 mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 

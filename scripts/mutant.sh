@@ -23,8 +23,8 @@ for n in "${names[@]}"; do
 	[ -r "$m" ] || die "no mutation $m (known: $(cd "$TOP/tests/mutants" && ls | sed 's/\.mutation$//' | tr '\n' ' '))"
 	git -C "$MUTANT_SRC" checkout -q -- .
 	python3 "$TOP/scripts/harness/mutate.py" "$m" "$MUTANT_SRC" || die "mutation $n does not apply"
-	IFS=$'\t' read -r topo tests append expect < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
-	bash "$TOP/scripts/kernel.sh" mutant
+	IFS=$'\t' read -r topo tests append expect kernel cpu < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
+	bash "$TOP/scripts/kernel.sh" "$kernel"
 	if [ "$topo" = codegen ]; then
 		# not booted: the this_cpu code of the mutant against the budget
 		bash "$TOP/bench/disasm.sh" mutant stock kseq >/dev/null
@@ -38,8 +38,10 @@ for n in "${names[@]}"; do
 		continue
 	fi
 	[ "$append" = - ] && append=
-	out=$(python3 "$TOP/scripts/harness.py" boot mutant "$topo" "$tests" --append "$append" \
-		--name "mutant-$n" 2>&1 || true)
+	cpuopt=()
+	[ "$cpu" = - ] || cpuopt=(--cpu "$cpu")
+	out=$(python3 "$TOP/scripts/harness.py" boot "$kernel" "$topo" "$tests" --append "$append" \
+		"${cpuopt[@]}" --name "mutant-$n" 2>&1 || true)
 	r=$BUILD/runs/mutant-$n/result.json
 	verdict=$(python3 - "$r" "$expect" <<'PY'
 import json, sys

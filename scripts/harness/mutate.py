@@ -4,7 +4,9 @@
 
 A mutation file has "key: value" lines: file (path in the kernel tree),
 find (a Python regex, matched exactly once), replace, topo, tests, append
-(or -), expect (the test path suffix that must fail), why (one line).
+(or -), expect (the test path suffix that must fail), why (one line);
+optionally config (va52: the mutant is built with configs/va52.config
+too) and cpu (a QEMU -cpu model for the boot).
 "check: codegen" instead of topo and tests: the mutant is not booted, its
 this_cpu code is checked by bench/codegen_check.py, where expect must fail.
 """
@@ -34,6 +36,8 @@ def load(path: str) -> dict[str, str]:
         d.setdefault('tests', '-')
     elif d.get('check', 'boot') != 'boot':
         raise SystemExit(f'{path}: "check:" is boot or codegen, not {d["check"]!r}')
+    if d.get('config', 'series') not in ('series', 'va52'):
+        raise SystemExit(f'{path}: "config:" is series or va52, not {d["config"]!r}')
     else:
         need += ['topo', 'tests']
     for k in need:
@@ -44,13 +48,16 @@ def load(path: str) -> dict[str, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument('--lane', action='store_true', help='print: topo tests append expect')
+    ap.add_argument('--lane', action='store_true',
+                    help='print: topo tests append expect kernel cpu')
     ap.add_argument('mutation')
     ap.add_argument('tree', nargs='?')
     a = ap.parse_args()
     m = load(a.mutation)
     if a.lane:
-        print('\t'.join((m['topo'], m['tests'], m.get('append', '-') or '-', m['expect'])))
+        kernel = 'mutant-va52' if m.get('config') == 'va52' else 'mutant'
+        print('\t'.join((m['topo'], m['tests'], m.get('append', '-') or '-', m['expect'],
+                         kernel, m.get('cpu', '-') or '-')))
         return 0
     path = f'{a.tree}/{m["file"]}'
     with open(path, encoding='utf-8') as f:
