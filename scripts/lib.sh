@@ -26,17 +26,20 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # (to tell whether a debug splat is the series' or 6.12's); nonuma: patched
 # without CONFIG_NUMA (the generic setup_per_cpu_areas() path); va52:
 # patched with 52-bit VA and LPA2, as Debian's arm64 config (five levels
-# on CPUs with LPA2, the 48-bit fallback on others); dev-va52: the same
-# from build/dev.
+# on CPUs with LPA2, the 48-bit fallback on others); voluntary: patched
+# with Debian's preemption model (voluntary, no preempt count) and the
+# this_cpu choice Kconfig defaults to there (preempt_disable()), text
+# replication on; dev-va52, dev-voluntary: the same from build/dev.
+# patched-dynamic and kseq-dynamic (PREEMPT_DYNAMIC) are booted too.
 kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
-	patched|debug|kseq|stock|nonuma|va52) echo "$SRC" ;;
+	patched|debug|kseq|stock|nonuma|va52|voluntary) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
-	dev|dev-va52) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
+	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 dev dev-va52 mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
@@ -51,12 +54,14 @@ kernel_fragments() {
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
 	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
 	va52|dev-va52|mutant-va52) echo "$f $TOP/configs/series.config $TOP/configs/va52.config" ;;
+	voluntary|dev-voluntary) echo "$f $TOP/configs/series.config $TOP/configs/preempt-voluntary.config $TOP/configs/voluntary.config" ;;
 	# the three this_cpu choices under two more preemption models
-	# (bench/preempt_models.sh; prepared for module builds, not booted)
+	# (bench/preempt_models.sh prepares them for module builds; the
+	# dynamic alias and kseq kernels are booted by tests/matrix too)
 	*-voluntary|*-dynamic)
 		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
 		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 dev dev-va52 mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
