@@ -23,7 +23,8 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # vanilla: pristine Debian source; patched: with patches/series applied;
 # kseq, stock: patched with the other this_cpu choices; debug: patched plus
 # configs/debug.config; vanilla-debug: vanilla plus configs/debug.config
-# (to tell whether a debug splat is the series' or 6.12's); nonuma: patched
+# (to tell whether a debug splat is the series' or 6.12's; vanilla-va52
+# likewise for 52-bit VA); nonuma: patched
 # without CONFIG_NUMA (the generic setup_per_cpu_areas() path); va52:
 # patched with 52-bit VA and LPA2, as Debian's arm64 config (five levels
 # on CPUs with LPA2, the 48-bit fallback on others); voluntary: patched
@@ -33,13 +34,13 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # patched-dynamic and kseq-dynamic (PREEMPT_DYNAMIC) are booted too.
 kernel_src() {
 	case "$1" in
-	vanilla|vanilla-debug) echo "$VANILLA_SRC" ;;
+	vanilla|vanilla-debug|vanilla-va52) echo "$VANILLA_SRC" ;;
 	patched|debug|kseq|stock|nonuma|va52|voluntary) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
 	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
@@ -48,6 +49,7 @@ kernel_fragments() {
 	case "$1" in
 	vanilla) echo "$f" ;;
 	vanilla-debug) echo "$f $TOP/configs/debug.config" ;;
+	vanilla-va52) echo "$f $TOP/configs/va52.config" ;;
 	patched|dev|mutant) echo "$f $TOP/configs/series.config" ;;
 	kseq) echo "$f $TOP/configs/series.config $TOP/configs/kseq.config" ;;
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
@@ -61,7 +63,7 @@ kernel_fragments() {
 	*-voluntary|*-dynamic)
 		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
 		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
