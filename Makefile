@@ -9,7 +9,7 @@ H := python3 scripts/harness.py
 SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
-	checkpatch topologies clean distclean check-big soak dev-tree export results bisect-build mutants
+	checkpatch topologies clean distclean check-big check-distro soak dev-tree export results bisect-build mutants
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -18,6 +18,7 @@ help:
 	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, kseq, stock, debug, va52)'
 	@echo 'make check-big          the lanes of tests/matrix-big (64 vCPUs, slow)'
 	@echo 'make soak               text replication under stress, 5-10 min a lane (tests/matrix-soak)'
+	@echo 'make check-distro       the series on Debian'"'"'s own arm64 config (tests/matrix-distro, slow build)'
 	@echo 'make selftest           harness self-tests only (seconds)'
 	@echo 'make deps               apt-get install what is missing (idempotent)'
 	@echo 'make tree               unpack the Debian source, apply patches/series'
@@ -67,6 +68,11 @@ check: deps
 # Lanes kept out of make check (tests/matrix-big): 64 vCPUs under TCG.
 check-big:
 	@MATRIX=$(CURDIR)/tests/matrix-big $(MAKE) --no-print-directory check
+
+# The series on Debian's own arm64 config, as shipped and with
+# PREEMPT_DYNAMIC (tests/matrix-distro): two kernels far slower to build.
+check-distro:
+	@MATRIX=$(CURDIR)/tests/matrix-distro $(MAKE) --no-print-directory check
 
 # Text replication under stress for 5-10 minutes a lane (tests/matrix-soak).
 soak:

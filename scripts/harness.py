@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import io
 import os
@@ -53,8 +54,7 @@ def select(args: argparse.Namespace) -> list[runner.Lane]:
 
 
 def dataclass_replace(lane: runner.Lane, kernel: str) -> runner.Lane:
-    return runner.Lane(kernel, lane.topo, lane.tests, lane.cpu, lane.append,
-                       singlestep=lane.singlestep, seed=lane.seed, timeout=lane.timeout)
+    return dataclasses.replace(lane, kernel=kernel, label='')
 
 
 def selftest() -> tuple[int, int]:
@@ -178,6 +178,18 @@ def cmd_boot(args: argparse.Namespace) -> int:
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
                        args.cpu, args.append, args.name, args.singlestep, args.seed,
                        args.timeout)
+    for key in ('kexec', 'hibernate'):
+        val = getattr(args, key)
+        if val is not None:
+            tests = [t for t in val.split(',') if t and t != '-']
+            if not tests:
+                print(f'error: --{key} {val!r}: no guest test for the second kernel',
+                      file=sys.stderr)
+                return 2
+            setattr(lane, key, tests)
+    if lane.kexec is not None and lane.hibernate is not None:
+        print('error: --kexec and --hibernate: one second kernel per boot', file=sys.stderr)
+        return 2
     try:
         res = runner.boot(lane, TOP, BUILD)
     except (topology.TopologyError, FileNotFoundError) as e:
@@ -252,6 +264,10 @@ def main() -> int:
                    help='one instruction per TCG block: interrupts land anywhere')
     p.add_argument('--seed', type=int, default=None,
                    help="QEMU -seed: reproducible guest randomness (the DT's kaslr-seed)")
+    p.add_argument('--kexec', default=None, metavar='TESTS',
+                   help='then kexec into the same kernel and run these guest tests')
+    p.add_argument('--hibernate', default=None, metavar='TESTS',
+                   help='then hibernate, resume in a second boot and run these guest tests')
     p.add_argument('--timeout', type=int, default=None,
                    help="seconds before the boot counts as hung (default: the topology's)")
     p = sub.add_parser('parse')

@@ -15,7 +15,7 @@ mkdir -p "$GUEST"
 APPLETS="sh ash mount umount mkdir cat echo ls sleep poweroff reboot grep sed awk
 	tr cut head tail wc seq sort uniq date dmesg printf test [ true false expr
 	basename dirname find xargs timeout kill ps uname nproc sync rm cp mv ln
-	insmod rmmod lsmod taskset"
+	insmod rmmod lsmod taskset mkswap swapon swapoff"
 
 build_base() {
 	local root=$GUEST/rootfs.tmp key
@@ -43,14 +43,30 @@ build_base() {
 	rm -rf "$root"
 }
 
+# Guest programs in C (tests/guest/src/*.c), built static and freestanding:
+# they use raw system calls, so the guest needs no C library for them.
+build_programs() {
+	local c
+	mkdir -p "$GUEST/bin"
+	for c in "$TOP"/tests/guest/src/*.c; do
+		"${CROSS_COMPILE}gcc" -O2 -Wall -Werror -static -nostdlib -ffreestanding \
+			-fno-stack-protector -o "$GUEST/bin/$(basename "$c" .c)" "$c" ||
+			die "cannot build the guest program $c"
+	done
+}
+
 build_overlay() {
-	python3 - "$TOP/tests/guest" "$GUEST/overlay.cpio" <<'PY'
+	python3 - "$TOP/tests/guest" "$GUEST/overlay.cpio" "$GUEST/bin" <<'PY'
 import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(sys.argv[1]), '..', 'scripts'))
 from harness import cpio
-src, dst = sys.argv[1], sys.argv[2]
+src, dst, progs = sys.argv[1], sys.argv[2], sys.argv[3]
 entries = [('init', 0o100755, open(os.path.join(src, 'init'), 'rb').read())]
-entries += [e for e in cpio.tree(src, 'harness') if not e[0].endswith('/init')]
+entries += [e for e in cpio.tree(src, 'harness')
+            if not e[0].endswith('/init') and not e[0].startswith('harness/src')]
+entries += [('harness/bin', 0o040755, b'')]
+entries += [(f'harness/bin/{p}', 0o100755, open(os.path.join(progs, p), 'rb').read())
+            for p in sorted(os.listdir(progs))]
 with open(dst + '.tmp', 'wb') as f:
     f.write(cpio.archive(entries))
 os.replace(dst + '.tmp', dst)
@@ -59,4 +75,5 @@ PY
 
 mkdir -p "$LOGS"
 build_base
+build_programs
 build_overlay

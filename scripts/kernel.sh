@@ -8,6 +8,8 @@ set -euo pipefail
 
 name=${1:?usage: kernel.sh vanilla|patched|debug}
 src=$(kernel_src "$name")
+# Debian's config is fetched (once) before its fragments are read.
+case "$name" in distro|distro-*) bash "$TOP/scripts/distro-config.sh" ;; esac
 read -r -a frags <<<"$(kernel_fragments "$name") ${EXTRA_CONFIG:-}"
 out=$OUT/$name
 mkdir -p "$out" "$LOGS"
@@ -27,10 +29,13 @@ rm -rf "$cfgdir"; mkdir -p "$cfgdir"
 	die "merge_config.sh failed for $name; see $LOGS/config-$name.log"
 
 # Every requested value must have survived (a dependency may have dropped it).
-# A later fragment overrides an earlier one, as in merge_config.sh.
+# A later fragment overrides an earlier one, as in merge_config.sh. Only the
+# repository's fragments (configs/) are requests: Debian's config is a base,
+# whose values the dropped modules and our fragments may change.
 declare -A want from
 order=()
 for f in "${frags[@]}"; do
+	case "$f" in "$TOP"/configs/*) ;; *) continue ;; esac
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) opt=${line%%=*} ;;

@@ -32,15 +32,18 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # this_cpu choice Kconfig defaults to there (preempt_disable()), text
 # replication on; dev-va52, dev-voluntary: the same from build/dev.
 # patched-dynamic and kseq-dynamic (PREEMPT_DYNAMIC) are booted too.
+# distro: Debian's own arm64 config with its modules dropped
+# (scripts/distro-config.sh) plus configs/distro.config; distro-dynamic:
+# the same with PREEMPT_DYNAMIC (make check-distro).
 kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug|vanilla-va52) echo "$VANILLA_SRC" ;;
-	patched|debug|kseq|stock|nonuma|va52|voluntary) echo "$SRC" ;;
+	patched|debug|kseq|stock|nonuma|va52|voluntary|distro|distro-dynamic) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
 	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 
@@ -56,6 +59,8 @@ kernel_fragments() {
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
 	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
 	va52|dev-va52|mutant-va52) echo "$f $TOP/configs/series.config $TOP/configs/va52.config" ;;
+	distro) echo "$BUILD/distro/debian.config $TOP/configs/distro.config" ;;
+	distro-dynamic) echo "$BUILD/distro/debian.config $TOP/configs/distro.config $TOP/configs/preempt-dynamic.config" ;;
 	voluntary|dev-voluntary) echo "$f $TOP/configs/series.config $TOP/configs/preempt-voluntary.config $TOP/configs/voluntary.config" ;;
 	# the three this_cpu choices under two more preemption models
 	# (bench/preempt_models.sh prepares them for module builds; the
@@ -63,7 +68,7 @@ kernel_fragments() {
 	*-voluntary|*-dynamic)
 		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
 		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
 	esac
 }
 

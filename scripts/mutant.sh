@@ -23,7 +23,7 @@ for n in "${names[@]}"; do
 	[ -r "$m" ] || die "no mutation $m (known: $(cd "$TOP/tests/mutants" && ls | sed 's/\.mutation$//' | tr '\n' ' '))"
 	git -C "$MUTANT_SRC" checkout -q -- .
 	python3 "$TOP/scripts/harness/mutate.py" "$m" "$MUTANT_SRC" || die "mutation $n does not apply"
-	IFS=$'\t' read -r topo tests append expect kernel cpu < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
+	IFS=$'\t' read -r topo tests append expect kernel cpu then < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
 	bash "$TOP/scripts/kernel.sh" "$kernel"
 	if [ "$topo" = codegen ]; then
 		# not booted: the this_cpu code of the mutant against the budget
@@ -40,6 +40,7 @@ for n in "${names[@]}"; do
 	[ "$append" = - ] && append=
 	cpuopt=()
 	[ "$cpu" = - ] || cpuopt=(--cpu "$cpu")
+	[ "$then" = - ] || cpuopt+=("$then")
 	out=$(python3 "$TOP/scripts/harness.py" boot "$kernel" "$topo" "$tests" --append "$append" \
 		"${cpuopt[@]}" --name "mutant-$n" 2>&1 || true)
 	r=$BUILD/runs/mutant-$n/result.json

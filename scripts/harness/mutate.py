@@ -6,7 +6,9 @@ A mutation file has "key: value" lines: file (path in the kernel tree),
 find (a Python regex, matched exactly once), replace, topo, tests, append
 (or -), expect (the test path suffix that must fail), why (one line);
 optionally config (va52: the mutant is built with configs/va52.config
-too) and cpu (a QEMU -cpu model for the boot).
+too), cpu (a QEMU -cpu model for the boot), kexec or hibernate (the guest
+tests of the lane's second kernel, as in tests/matrix), and more edits as
+file2, find2, replace2, file3, ... (all applied, each matched once).
 "check: codegen" instead of topo and tests: the mutant is not booted, its
 this_cpu code is checked by bench/codegen_check.py, where expect must fail.
 """
@@ -43,7 +45,24 @@ def load(path: str) -> dict[str, str]:
     for k in need:
         if k not in d:
             raise SystemExit(f'{path}: missing "{k}:"')
+    if 'kexec' in d and 'hibernate' in d:
+        raise SystemExit(f'{path}: "kexec:" or "hibernate:", not both')
+    for k in d:
+        m = re.fullmatch(r'(file|find|replace)(\d+)', k)
+        if m and not all(f'{x}{m.group(2)}' in d for x in ('file', 'find', 'replace')):
+            raise SystemExit(f'{path}: "{k}:" needs file{m.group(2)}, find{m.group(2)} '
+                             f'and replace{m.group(2)}')
     return d
+
+
+def edits(m: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(file, find, replace) of every edit: the first, then file2, ..."""
+    out = [(m['file'], m['find'], m['replace'])]
+    n = 2
+    while f'file{n}' in m:
+        out.append((m[f'file{n}'], m[f'find{n}'], m[f'replace{n}']))
+        n += 1
+    return out
 
 
 def main() -> int:
@@ -56,19 +75,24 @@ def main() -> int:
     m = load(a.mutation)
     if a.lane:
         kernel = 'mutant-va52' if m.get('config') == 'va52' else 'mutant'
+        then = '-'
+        for k in ('kexec', 'hibernate'):
+            if k in m:
+                then = f'--{k}={m[k]}'
         print('\t'.join((m['topo'], m['tests'], m.get('append', '-') or '-', m['expect'],
-                         kernel, m.get('cpu', '-') or '-')))
+                         kernel, m.get('cpu', '-') or '-', then)))
         return 0
-    path = f'{a.tree}/{m["file"]}'
-    with open(path, encoding='utf-8') as f:
-        s = f.read()
-    n = len(re.findall(m['find'], s, flags=re.S))
-    if n != 1:
-        print(f'{a.mutation}: "find" matches {n} times in {m["file"]}', file=sys.stderr)
-        return 1
-    s = re.sub(m['find'], m['replace'].replace('\\n', '\n'), s, flags=re.S)
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write(s)
+    for file, find, replace in edits(m):
+        path = f'{a.tree}/{file}'
+        with open(path, encoding='utf-8') as f:
+            s = f.read()
+        n = len(re.findall(find, s, flags=re.S))
+        if n != 1:
+            print(f'{a.mutation}: "{find[:40]}" matches {n} times in {file}', file=sys.stderr)
+            return 1
+        s = re.sub(find, replace.replace('\\n', '\n'), s, flags=re.S)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(s)
     return 0
 
 

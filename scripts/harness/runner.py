@@ -20,6 +20,11 @@ from . import cpio, ktap, topology
 
 BASE_APPEND = 'console=ttyAMA0 panic=-1 rdinit=/init'
 
+# The line between the two boots of a hibernate lane in its console.log:
+# what follows is the restoring kernel's boot, then the resumed kernel, the
+# first boot's kernel again.
+SECOND_BOOT = 'harness: second boot, resuming from the swap disk'
+
 # One instruction per translation block, so interrupts land between any two
 # instructions; and, because that is slow, a guest clock that counts
 # instructions (icount) on one TCG thread for all vCPUs. With MTTCG on two
@@ -66,6 +71,11 @@ class Lane:
     seed: int | None = None
     # seconds before the boot counts as hung, instead of the topology's
     timeout: int | None = None
+    # a second kernel after the tests (init's guest_then=): kexec into the
+    # same kernel, or hibernate to a swap disk and resume it in a second
+    # QEMU boot; then these guest tests run there
+    kexec: list[str] | None = None
+    hibernate: list[str] | None = None
 
     @property
     def name(self) -> str:
@@ -76,6 +86,10 @@ class Lane:
             suffix += '-singlestep'
         if self.seed is not None:
             suffix += f'-seed{self.seed}'
+        if self.kexec is not None:
+            suffix += '-kexec'
+        if self.hibernate is not None:
+            suffix += '-hibernate'
         if self.append:
             suffix += '-' + '-'.join(a.replace('=', '-').replace('.', '_') for a in self.append.split())
         return f'{self.kernel}-{self.topo}{suffix}'
@@ -87,7 +101,7 @@ class MatrixError(Exception):
 
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
-    [singlestep] [seed=N] [timeout=SECONDS]"""
+    [singlestep] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -99,7 +113,8 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             raise MatrixError(f'{path}:{lineno}: {e}') from e
         if len(words) < 3:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
-                              '[cpu=M] [append=...] [singlestep] [seed=N] [timeout=SECONDS]"')
+                              '[cpu=M] [append=...] [singlestep] [seed=N] [timeout=SECONDS] '
+                              '[kexec=TESTS | hibernate=TESTS]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -119,9 +134,17 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                     raise MatrixError(f'{path}:{lineno}: timeout={val!r} is not a '
                                       'positive number of seconds')
                 lane.timeout = int(val)
+            elif key in ('kexec', 'hibernate'):
+                tests = [t for t in val.split(',') if t]
+                if not tests or '-' in tests:
+                    raise MatrixError(f'{path}:{lineno}: {key}= names no guest test for the '
+                                      'second kernel')
+                if lane.kexec is not None or lane.hibernate is not None:
+                    raise MatrixError(f'{path}:{lineno}: one of kexec= and hibernate= per lane')
+                setattr(lane, key, tests)
             else:
-                raise MatrixError(f'{path}:{lineno}: unknown option {key!r} '
-                                  '(expected cpu=, append=, singlestep, seed= or timeout=)')
+                raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
+                                  'append=, singlestep, seed=, timeout=, kexec= or hibernate=)')
         lanes.append(lane)
     return lanes
 
@@ -177,7 +200,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     rundir = os.path.join(build, 'runs', lane.name)
     os.makedirs(rundir, exist_ok=True)
     log = os.path.join(rundir, 'console.log')
-    for stale in ('console.log', 'result.json'):
+    for stale in ('console.log', 'console-2.log', 'result.json', 'qemu.stderr'):
         if os.path.exists(os.path.join(rundir, stale)):
             os.unlink(os.path.join(rundir, stale))
 
@@ -187,43 +210,95 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         ('etc/harness/topology', 0o100644, topology.expectation(topo).encode()),
         ('etc/harness/lane', 0o100644, (lane.name + '\n').encode()),
     ] + module_entries(os.path.join(build, 'out', lane.kernel)))
+    userland = b''
+    for part in ('base.cpio', 'overlay.cpio'):
+        with open(os.path.join(build, 'guest', part), 'rb') as f:
+            userland += f.read()
     initrd = os.path.join(rundir, 'initrd.cpio')
     with open(initrd, 'wb') as out:
-        for part in ('base.cpio', 'overlay.cpio'):
-            with open(os.path.join(build, 'guest', part), 'rb') as f:
-                while chunk := f.read(1 << 22):
-                    out.write(chunk)
-        out.write(run_overlay)
+        out.write(userland + run_overlay)
+        if lane.kexec is not None:
+            # what the first kernel kexecs: this Image, and this initrd
+            # without these two files
+            with open(image, 'rb') as f:
+                out.write(cpio.archive([
+                    ('harness/kexec', 0o040755, b''),
+                    ('harness/kexec/Image', 0o100644, f.read()),
+                    ('harness/kexec/initrd.cpio', 0o100644, userland + run_overlay)]))
 
     if lane.cpu:
         topo.cpu_model = lane.cpu
+    then = ''
+    if lane.kexec is not None:
+        then = 'guest_then=kexec:' + ','.join(lane.kexec)
+    elif lane.hibernate is not None:
+        then = 'guest_then=hibernate:' + ','.join(lane.hibernate)
+    # no_console_suspend: what goes wrong while devices are frozen for the
+    # image (an Oops restoring it) reaches the console
     append = ' '.join(x for x in (BASE_APPEND, topo.append, lane.append,
-                                  'guest_tests=' + (','.join(lane.tests) or '-')) if x)
-    cmd = (['qemu-system-aarch64', '-nodefaults', '-display', 'none', '-no-reboot',
-            '-serial', f'file:{log}',
-            '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
-           + topology.qemu_args(topo)
-           + (SINGLESTEP_ARGS if lane.singlestep else [])
-           + (['-seed', str(lane.seed)] if lane.seed is not None else [])
-           + ['-kernel', image, '-initrd', initrd, '-append', append])
-    with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
-        f.write(shlex.join(cmd) + '\n')
+                                  'guest_tests=' + (','.join(lane.tests) or '-'), then,
+                                  'no_console_suspend' if lane.hibernate is not None else '')
+                      if x)
+    # QEMU's emulated GICv3 ITS does not survive kexec in 6.12: vanilla's
+    # second kernel hangs in its setup (docs/design.md section 5)
+    machine = topology.qemu_args(topo, 'its=off' if lane.kexec is not None else '')
+    disk = []
+    if lane.hibernate is not None:
+        swap = os.path.join(rundir, 'swap.img')
+        with open(swap, 'wb') as f:
+            f.truncate(topo.mem_mb << 20)     # sparse: as large as the RAM
+        disk = ['-drive', f'if=none,id=swap,file={swap},format=raw',
+                '-device', 'virtio-blk-device,drive=swap']
 
+    def qemu(serial: str, cmdline: str) -> list[str]:
+        return (['qemu-system-aarch64', '-nodefaults', '-display', 'none', '-no-reboot',
+                 '-serial', f'file:{serial}',
+                 '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
+                + machine + disk
+                + (SINGLESTEP_ARGS if lane.singlestep else [])
+                + (['-seed', str(lane.seed)] if lane.seed is not None else [])
+                + ['-kernel', image, '-initrd', initrd, '-append', cmdline])
+
+    timeout = lane.timeout or topo.timeout
+    cmd = qemu(log, append)
+    cmds = [cmd]
     start = time.monotonic()
-    timed_out, code = False, None
-    with open(os.path.join(rundir, 'qemu.stderr'), 'wb') as err:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
-        try:
-            code = proc.wait(timeout=lane.timeout or topo.timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            proc.kill()
-            proc.wait()
+    code, timed_out = run_qemu(cmd, rundir, timeout * (2 if lane.kexec is not None else 1))
+    reasons = []
+    if lane.hibernate is not None:
+        # the first boot hibernated and powered off; the second, the same
+        # kernel with guest_resume=1 (and no boot-time KUnit: the first
+        # boot ran it), restores the image, whose init goes on
+        with open(log, encoding='utf-8', errors='replace') as f:
+            first = ktap.parse_console(f.read())
+        if timed_out:
+            reasons.append('first boot: hang: timeout before hibernating')
+        elif not first.powered_off:
+            reasons.append('first boot: no power-off after hibernating')
+        if not reasons:
+            log2 = os.path.join(rundir, 'console-2.log')
+            cmd = qemu(log2, append + ' guest_resume=1 kunit.enable=0')
+            cmds.append(cmd)
+            code, timed_out = run_qemu(cmd, rundir, timeout)
+            with open(log, 'a', encoding='utf-8') as out, \
+                    open(log2, encoding='utf-8', errors='replace') as f:
+                out.write(SECOND_BOOT + '\n' + f.read())
+            os.unlink(log2)
+        os.unlink(swap)
     secs = time.monotonic() - start
+    with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
+        f.write(''.join(shlex.join(c) + '\n' for c in cmds))
 
     with open(log, encoding='utf-8', errors='replace') as f:
         console = ktap.parse_console(f.read())
-    reasons = judge(console, code, timed_out, expect_docs=2 if lane.tests else 1)
+    # KTAP documents: KUnit's and the guest tests' of each kernel (the
+    # kernel restoring a hibernation image runs neither)
+    docs = 1 + bool(lane.tests)
+    if lane.kexec is not None:
+        docs += 2
+    elif lane.hibernate is not None:
+        docs += 1
+    reasons += judge(console, code, timed_out, expect_docs=docs)
     if code not in (0, None) and not timed_out:
         with open(os.path.join(rundir, 'qemu.stderr'), encoding='utf-8', errors='replace') as f:
             msg = f.read().strip().splitlines()
@@ -240,6 +315,18 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     return res
 
 
+def run_qemu(cmd: list[str], rundir: str, timeout: int) -> tuple[int | None, bool]:
+    """Run one QEMU boot; (exit status, whether it was killed at timeout)."""
+    with open(os.path.join(rundir, 'qemu.stderr'), 'ab') as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+        try:
+            return proc.wait(timeout=timeout), False
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return None, True
+
+
 # pcpu_pgtable.sh's diagnostic: where KASLR put the percpu column region, and
 # among how many places (1: not randomised, nokaslr).
 REGION = re.compile(r'# region_start (0x[0-9a-f]+), one of (\d+) places')
@@ -253,7 +340,8 @@ def region_check(boots: list[tuple[Lane, str]]) -> list[tuple[str, bool, str]]:
     every kernel and topology with two or more such boots."""
     groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for lane, text in boots:
-        for m in REGION.finditer(text):
+        # after a hibernation the resumed kernel is the first boot's again
+        for m in REGION.finditer(text.split(SECOND_BOOT)[0]):
             if int(m.group(2)) > 1:
                 groups.setdefault((lane.kernel, lane.topo), []).append((lane.name, m.group(1)))
     out = []

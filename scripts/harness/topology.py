@@ -181,10 +181,11 @@ def load(path: str) -> Topology:
     return parse(text, path, name)
 
 
-def qemu_args(topo: Topology) -> list[str]:
-    """QEMU machine, CPU, memory and NUMA arguments for this topology."""
+def qemu_args(topo: Topology, machine: str = '') -> list[str]:
+    """QEMU machine, CPU, memory and NUMA arguments for this topology;
+    machine: more -M virt options (e.g. its=off)."""
     n = topo.ncpus
-    args = ['-M', 'virt,gic-version=3', '-cpu', topo.cpu_model,
+    args = ['-M', 'virt,gic-version=3' + (f',{machine}' if machine else ''), '-cpu', topo.cpu_model,
             '-smp', f'{n},sockets={n},cores=1,threads=1', '-m', f'{topo.mem_mb}M']
     for node in topo.nodes:
         spec = f'node,nodeid={node.nid}'

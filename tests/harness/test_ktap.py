@@ -110,8 +110,18 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual((lane.timeout, lane.name), (900, 'patched-2node'))
         self.assertIsNone(runner.parse_matrix('patched 2node x\n')[0].timeout)
 
+    def test_second_kernel(self) -> None:
+        lane = runner.parse_matrix('patched 2node topology hibernate=resumed,ktext\n')[0]
+        self.assertEqual((lane.hibernate, lane.kexec, lane.name),
+                         (['resumed', 'ktext'], None, 'patched-2node-hibernate'))
+        lane = runner.parse_matrix('va52 2node - kexec=kexeced append=x\n')[0]
+        self.assertEqual((lane.kexec, lane.name), (['kexeced'], 'va52-2node-kexec-x'))
+
     def test_errors(self) -> None:
         for text, what in (('patched 2node\n', ':1: expected'),
+                           ('patched 2node x kexec=\n', 'kexec= names no guest test'),
+                           ('patched 2node x hibernate=-\n', 'hibernate= names no guest test'),
+                           ('patched 2node x kexec=a hibernate=b\n', 'one of kexec= and'),
                            ('patched 2node x colour=red\n', "unknown option 'colour'"),
                            ('patched 2node x append="a\n', 'No closing quotation'),
                            ('patched 2node x seed=-1\n', "seed='-1' is not"),

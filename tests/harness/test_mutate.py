@@ -27,6 +27,27 @@ class MutationFiles(unittest.TestCase):
                 self.assertIn(m['topo'], topos, f)
             self.assertTrue(m['expect'], f)
 
+    def test_more_edits(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (('a', 'x = 1;\n'), ('b', 'y = 2;\n')):
+                with open(os.path.join(d, name), 'w', encoding='utf-8') as f:
+                    f.write(text)
+            m = os.path.join(d, 'm.mutation')
+            with open(m, 'w', encoding='utf-8') as f:
+                f.write('file: a\nfind: x = 1\nreplace: x = 3\nfile2: b\nfind2: y\n'
+                        'replace2: z\ntopo: 2node\ntests: -\nhibernate: resumed\n'
+                        'expect: t\n')
+            sys.argv = ['mutate.py', m, d]
+            self.assertEqual(mutate.main(), 0)
+            with open(os.path.join(d, 'a'), encoding='utf-8') as f:
+                self.assertEqual(f.read(), 'x = 3;\n')
+            with open(os.path.join(d, 'b'), encoding='utf-8') as f:
+                self.assertEqual(f.read(), 'z = 2;\n')
+            with open(m, 'a', encoding='utf-8') as f:
+                f.write('find3: q\n')
+            with self.assertRaises(SystemExit):
+                mutate.load(m)
+
     def test_missing_key(self) -> None:
         with tempfile.NamedTemporaryFile('w', suffix='.mutation', delete=False) as t:
             t.write('file: x\nfind: y\n')

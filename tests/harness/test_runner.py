@@ -53,6 +53,16 @@ class RegionAcrossBoots(unittest.TestCase):
                                    boot('b', '2node', '0xfffffc0040000000', 126000)])
         self.assertFalse(res[0][1])
 
+    def test_resumed_kernel_is_the_same_boot(self) -> None:
+        # a hibernate lane prints the place before hibernating and again
+        # after resume: one boot, not two at the same place
+        lane, text = boot('h', '2node', '0xfffffc0040000000', 126000)
+        twice = text + runner.SECOND_BOOT + '\n' + text
+        res = runner.region_check([(lane, twice),
+                                   boot('b', '2node', '0xfffff9c000000000', 126000)])
+        self.assertTrue(res[0][1], res)
+        self.assertEqual(res[0][2].count('0xfffffc0040000000'), 1, res)
+
     def test_not_randomised_or_alone_not_compared(self) -> None:
         # nokaslr boots (one place) sit at the top every time, as they must;
         # one boot per topology has nothing to be compared with

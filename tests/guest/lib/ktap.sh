@@ -49,6 +49,17 @@ ktap_invalid_param_reported() {
 	esac
 }
 
+# ktap_tables_as_booted CASE: the per-CPU tables are in use (debugfs
+# status "enabled 1") unless the command line says percpu_pgtable=off
+# (then the stock layout, "enabled 0"); the status's main keys as diagnostic.
+ktap_tables_as_booted() {
+	_st=/sys/kernel/debug/pcpu_pgtable/status
+	ktap_diag "$(grep -E '^(enabled|pgtable_levels|this_cpu_choice) ' $_st 2>&1 | tr '\n' ' ')"
+	_want=1
+	param_off "$(cmdline_param percpu_pgtable)" && _want=0
+	ktap_check "$1" [ "$(awk '$1 == "enabled" { print $2 }' $_st 2>/dev/null)" = $_want ]
+}
+
 # helpers for conditions
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 dmesg_has() { dmesg | grep -qF -- "$1"; }

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kexec_reboot KERNEL INITRD CMDLINE: kexec_file_load() and reboot into it. */
+/*
+ * kexec_reboot KERNEL INITRD CMDLINE - kexec_file_load() KERNEL with INITRD
+ * and CMDLINE, then reboot(LINUX_REBOOT_CMD_KEXEC) into it.
+ *
+ * The guest userland is busybox-static alone: Debian's kexec-tools would
+ * need its C library in the initramfs. This needs nothing: it is built
+ * static and freestanding (scripts/initramfs.sh), with raw system calls.
+ */
 #define SYS_openat 56
 #define SYS_write 64
 #define SYS_exit 93
