@@ -15,7 +15,7 @@ SECURITY=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 out=$DISTRO/debian.config
 src_version=$(dpkg-query -W -f='${Version}' "$SRCPKG" 2>/dev/null) ||
 	die "$SRCPKG is not installed (make deps)"
-key="$src_version $MIRROR $SECURITY"
+key="$src_version $MIRROR $SECURITY $(sha1sum <"$0" | cut -c1-12)"
 if [ -f "$out" ] && [ "$(cat "$DISTRO/debian.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi

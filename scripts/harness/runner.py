@@ -253,7 +253,9 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     def qemu(serial: str, cmdline: str) -> list[str]:
         return (['qemu-system-aarch64', '-nodefaults', '-display', 'none', '-no-reboot',
                  '-serial', f'file:{serial}',
-                 '-monitor', f'unix:{rundir}/monitor.sock,server=on,wait=off']
+                 # relative (QEMU runs in rundir): a socket path has at most
+                 # 107 bytes, fewer than some lanes' run directories
+                 '-monitor', 'unix:monitor.sock,server=on,wait=off']
                 + machine + disk
                 + (SINGLESTEP_ARGS if lane.singlestep else [])
                 + (['-seed', str(lane.seed)] if lane.seed is not None else [])
@@ -269,8 +271,10 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         # the first boot hibernated and powered off; the second, the same
         # kernel with guest_resume=1 (and no boot-time KUnit: the first
         # boot ran it), restores the image, whose init goes on
-        with open(log, encoding='utf-8', errors='replace') as f:
-            first = ktap.parse_console(f.read())
+        first = ktap.parse_console('')
+        if os.path.exists(log):
+            with open(log, encoding='utf-8', errors='replace') as f:
+                first = ktap.parse_console(f.read())
         if timed_out:
             reasons.append('first boot: hang: timeout before hibernating')
         elif not first.powered_off:
@@ -287,8 +291,10 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         os.unlink(swap)
     secs = time.monotonic() - start
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
-        f.write(''.join(shlex.join(c) + '\n' for c in cmds))
+        f.write(''.join(f'cd {shlex.quote(rundir)} && {shlex.join(c)}\n' for c in cmds))
 
+    if not os.path.exists(log):     # QEMU did not start: its stderr says why
+        open(log, 'w', encoding='utf-8').close()
     with open(log, encoding='utf-8', errors='replace') as f:
         console = ktap.parse_console(f.read())
     # KTAP documents: KUnit's and the guest tests' of each kernel (the
@@ -318,7 +324,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
 def run_qemu(cmd: list[str], rundir: str, timeout: int) -> tuple[int | None, bool]:
     """Run one QEMU boot; (exit status, whether it was killed at timeout)."""
     with open(os.path.join(rundir, 'qemu.stderr'), 'ab') as err:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err, cwd=rundir)
         try:
             return proc.wait(timeout=timeout), False
         except subprocess.TimeoutExpired:
