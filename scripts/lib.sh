@@ -35,6 +35,10 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # distro: Debian's own arm64 config with its modules dropped
 # (scripts/distro-config.sh) plus configs/distro.config; distro-dynamic:
 # the same with PREEMPT_DYNAMIC (make check-distro).
+unknown_kernel() {
+	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)"
+}
+
 kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug|vanilla-va52) echo "$VANILLA_SRC" ;;
@@ -43,7 +47,7 @@ kernel_src() {
 		echo "$SRC" ;;
 	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "$(unknown_kernel "$1")" ;;
 	esac
 }
 
@@ -68,7 +72,7 @@ kernel_fragments() {
 	*-voluntary|*-dynamic)
 		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
 		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
-	*) die "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)" ;;
+	*) die "$(unknown_kernel "$1")" ;;
 	esac
 }
 

@@ -284,10 +284,13 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             cmd = qemu(log2, append + ' guest_resume=1 kunit.enable=0')
             cmds.append(cmd)
             code, timed_out = run_qemu(cmd, rundir, timeout)
-            with open(log, 'a', encoding='utf-8') as out, \
-                    open(log2, encoding='utf-8', errors='replace') as f:
-                out.write(SECOND_BOOT + '\n' + f.read())
-            os.unlink(log2)
+            second = ''
+            if os.path.exists(log2):    # else QEMU did not start: stderr says why
+                with open(log2, encoding='utf-8', errors='replace') as f:
+                    second = f.read()
+                os.unlink(log2)
+            with open(log, 'a', encoding='utf-8') as out:
+                out.write(SECOND_BOOT + '\n' + second)
         os.unlink(swap)
     secs = time.monotonic() - start
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
