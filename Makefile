@@ -53,7 +53,7 @@ initramfs: deps
 	@bash scripts/initramfs.sh
 
 selftest:
-	@python3 -m unittest discover -s tests/harness -t . 2>&1 | tail -n 3
+	@set -o pipefail; python3 -m unittest discover -s tests/harness -t . 2>&1 | tail -n 3
 
 topologies:
 	@for t in numa-topologies/*.topo; do $(H) topo $$t >/dev/null || exit 2; done; \

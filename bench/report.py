@@ -86,6 +86,9 @@ def main() -> int:
     ap.add_argument('--size', default='', help='output of bench/size.sh to include')
     ap.add_argument('--codegen', default='', help='KTAP of bench/codegen_check.py to include')
     ap.add_argument('--preempt', default='', help='output of bench/preempt_models.sh to include')
+    ap.add_argument('--mutants', default=os.path.join(os.path.dirname(__file__), '..', 'build',
+                                                      'mutants'),
+                    help='the results of scripts/mutant.sh (one JSON file per mutant)')
     ap.add_argument('--previous', default='e9b1355',
                     help='commit whose docs/results.md has the previous layout (private alias tables)')
     args = ap.parse_args()
@@ -157,6 +160,7 @@ def main() -> int:
                        f'{st.get("table_bytes_total", "-")} | {st.get("table_bytes_per_cpu", "-")} |')
         rows += [(lane,) + h for h in hammers]
     out += previous_layout(args.previous, now)
+    out += lane_table(args.runs, matrix)
     out += ['', '## KUnit this_cpu stress (pcpu_pgtable suite)', '',
             '| lane | case | ops | owner RMWs | migrations | preemptions | hotplugs | ops via |',
             '|---|---|---|---|---|---|---|---|']
@@ -188,8 +192,77 @@ def main() -> int:
         with open(args.size, encoding='utf-8') as f:
             out += ['', '## Code size per kernel (`bench/size.sh`)', '', '```',
                     f.read().rstrip(), '```']
+    out += kill_matrix(args.mutants, top)
     print('\n'.join(out))
     return 0
+
+
+def lane_table(runs: str, matrix: list) -> list[str]:
+    """Per lane of tests/matrix: what its last run counted (result.json)."""
+    import json
+    out = ['', '## Lanes of the last `make check`', '',
+           'Passed, failed and skipped test cases per lane (`build/runs/*/result.json`);',
+           'every skip is one the lane expects (`skip=` in `tests/matrix`), any other',
+           'fails the lane. The harness self-tests, the cross-boot region check, the',
+           'code checks and each lane\'s clean boot add to the totals `make check` prints.', '',
+           '| lane | passed | failed | skipped | seconds | verdict |', '|---|---|---|---|---|---|']
+    tot = [0, 0, 0, 0.0]
+    for lane in matrix:
+        path = os.path.join(runs, lane.name, 'result.json')
+        if lane.kernel == 'nonuma' or lane.topo.startswith(('64cpu', '16cpu')) or \
+           not os.path.exists(path):
+            continue        # make check-big lanes: not part of this table
+        with open(path, encoding='utf-8') as f:
+            r = json.load(f)
+        c = {'pass': 0, 'fail': 0, 'skip': 0}
+        for _, st, _ in r['tests']:
+            c[st] += 1
+        out.append(f'| {lane.name} | {c["pass"]} | {c["fail"]} | {c["skip"]} | '
+                   f'{r["seconds"]:.0f} | {r["verdict"]} |')
+        for i, k in enumerate(('pass', 'fail', 'skip')):
+            tot[i] += c[k]
+        tot[3] += r['seconds']
+    out.append(f'| all lanes | {tot[0]} | {tot[1]} | {tot[2]} | {tot[3]:.0f} | |')
+    return out
+
+
+def kill_matrix(mutants: str, top: str) -> list[str]:
+    """The results of scripts/mutant.sh: one row per mutant."""
+    import glob
+    import hashlib
+    import json
+    files = sorted(glob.glob(os.path.join(mutants, '*.json')))
+    out = ['', '## Mutations: the kill matrix (`make mutants`)', '',
+           'Each `tests/mutants/*.mutation` breaks one property or removes one TLB,',
+           'cache or ordering site of the series (a scripted edit of a worktree under',
+           'build/, built incrementally), boots the lane it names and requires the',
+           'named test to fail. `qemu-blind/` mutants remove what QEMU TCG cannot',
+           'observe (docs/design.md, section 9, says why each is still needed).',
+           'Written by `scripts/mutant.sh` into build/mutants/; "older series": the',
+           'row was produced against an earlier state of patches/.', '']
+    if not files:
+        return out + ['No results: run `make mutants`.']
+    h = hashlib.sha256()
+    with open(os.path.join(top, 'patches', 'series'), encoding='utf-8') as f:
+        for name in (l.split('#', 1)[0].strip() for l in f):
+            if not name:
+                continue
+            with open(os.path.join(top, 'patches', name), 'rb') as p:
+                h.update(p.read())
+    series = h.hexdigest()[:12]
+    out += ['| mutant | file | what it breaks | lane | result | how |', '|---|---|---|---|---|---|']
+    counts = {'killed': 0, 'survived': 0}
+    for path in files:
+        with open(path, encoding='utf-8') as f:
+            r = json.load(f)
+        if not os.path.exists(os.path.join(top, 'tests', 'mutants', r['name'] + '.mutation')):
+            continue        # retired
+        counts[r['verdict']] = counts.get(r['verdict'], 0) + 1
+        when = '' if r['series'] == series else f' (older series, {r["date"]})'
+        out.append(f'| {r["name"]} | `{r["file"]}` | {r["why"]} | {r["lane"]} | '
+                   f'{r["verdict"]}{when} | {r["detail"].replace("|", "/")[:160]} |')
+    out += ['', f'{counts["killed"]} killed, {counts["survived"]} survived.']
+    return out
 
 
 if __name__ == '__main__':

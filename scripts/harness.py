@@ -40,21 +40,42 @@ def select(args: argparse.Namespace) -> list[runner.Lane]:
         if lane.topo not in known:
             raise runner.MatrixError(f'tests/matrix names topology {lane.topo!r}, '
                                      f'not in numa-topologies/ ({", ".join(known)})')
-    if args.topo:
-        if args.topo not in known:
-            raise runner.MatrixError(f'unknown TOPO={args.topo!r}; available: {", ".join(known)}')
-        chosen = [l for l in lanes if l.topo == args.topo]
-        if not chosen:   # not in the CI matrix: boot it on the patched kernel
-            chosen = [runner.Lane('patched', args.topo, ['topology', 'hotplug'])]
-        lanes = chosen
     if args.kernel:
-        lanes = [l for l in lanes if l.kernel == args.kernel] or \
-            [dataclass_replace(l, args.kernel) for l in lanes[:1]]
-    return lanes
+        check_kernel(args.kernel)
+    if args.topo and args.topo not in known:
+        raise runner.MatrixError(f'unknown TOPO={args.topo!r}; available: {", ".join(known)}')
+    chosen = [l for l in lanes if (not args.topo or l.topo == args.topo)
+              and (not args.kernel or l.kernel == args.kernel)]
+    if chosen:
+        return chosen
+    # No such lane in the matrix: make one up, on the topology (else the
+    # first lane's). It takes the kernel's first lane's options and tests
+    # (a kseq lane its singlestep, a nokpti lane its expect_kpti=off); a
+    # topology no lane uses gets only topology and hotplug; a kernel no lane
+    # boots gets the tests of the topology's first lane. The skips a lane
+    # expects may not happen elsewhere: none are allowed.
+    kernel = args.kernel or 'patched'
+    topo = args.topo or lanes[0].topo
+    model = next((l for l in lanes if l.kernel == kernel), None)
+    on_topo = next((l for l in lanes if l.topo == topo), None)
+    if model is None:
+        base = dataclasses.replace(on_topo or lanes[0], cpu='', append='', singlestep=False,
+                                   tcg_single=False, seed=None, kexec=None, hibernate=None)
+    else:
+        base = model
+    tests = base.tests if on_topo is not None else ['topology', 'hotplug']
+    return [dataclasses.replace(base, kernel=kernel, topo=topo, tests=list(tests), label='',
+                                skip=[])]
 
 
-def dataclass_replace(lane: runner.Lane, kernel: str) -> runner.Lane:
-    return dataclasses.replace(lane, kernel=kernel, label='')
+def check_kernel(name: str) -> None:
+    """scripts/lib.sh knows the kernels: an unknown name fails before any build."""
+    import subprocess
+    r = subprocess.run(['bash', '-c', f'. {TOP}/scripts/lib.sh && kernel_fragments "$1" >/dev/null',
+                        '-', name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        msg = r.stderr.strip().removeprefix('error: ')
+        raise runner.MatrixError(f'KERNEL={name}: {msg}')
 
 
 def selftest() -> tuple[int, int]:
@@ -177,7 +198,11 @@ def cmd_boot(args: argparse.Namespace) -> int:
         return 2
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
                        args.cpu, args.append, args.name, args.singlestep, args.seed,
-                       args.timeout)
+                       args.timeout, skip=[p for p in args.skip.split(',') if p],
+                       tcg_single=args.tcg_single)
+    if lane.singlestep and lane.tcg_single:
+        print('error: --singlestep already runs one TCG thread', file=sys.stderr)
+        return 2
     for key in ('kexec', 'hibernate'):
         val = getattr(args, key)
         if val is not None:
@@ -268,6 +293,10 @@ def main() -> int:
                    help='then kexec into the same kernel and run these guest tests')
     p.add_argument('--hibernate', default=None, metavar='TESTS',
                    help='then hibernate, resume in a second boot and run these guest tests')
+    p.add_argument('--skip', default='', metavar='PATTERNS',
+                   help='the skips this boot expects (as skip= in tests/matrix); others fail')
+    p.add_argument('--tcg-single', action='store_true',
+                   help='one TCG thread for all vCPUs')
     p.add_argument('--timeout', type=int, default=None,
                    help="seconds before the boot counts as hung (default: the topology's)")
     p = sub.add_parser('parse')

@@ -25,7 +25,8 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # configs/debug.config; vanilla-debug: vanilla plus configs/debug.config
 # (to tell whether a debug splat is the series' or 6.12's; vanilla-va52
 # likewise for 52-bit VA); nonuma: patched
-# without CONFIG_NUMA (the generic setup_per_cpu_areas() path); va52:
+# without CONFIG_NUMA (the generic setup_per_cpu_areas() path); nokpti:
+# patched without KPTI and SW PAN compiled in (configs/nokpti.config); va52:
 # patched with 52-bit VA and LPA2, as Debian's arm64 config (five levels
 # on CPUs with LPA2, the 48-bit fallback on others); voluntary: patched
 # with Debian's preemption model (voluntary, no preempt count) and the
@@ -36,13 +37,13 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # (scripts/distro-config.sh) plus configs/distro.config; distro-dynamic:
 # the same with PREEMPT_DYNAMIC (make check-distro).
 unknown_kernel() {
-	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)"
+	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma nokpti va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)"
 }
 
 kernel_src() {
 	case "$1" in
 	vanilla|vanilla-debug|vanilla-va52) echo "$VANILLA_SRC" ;;
-	patched|debug|kseq|stock|nonuma|va52|voluntary|distro|distro-dynamic) echo "$SRC" ;;
+	patched|debug|kseq|stock|nonuma|nokpti|va52|voluntary|distro|distro-dynamic) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
 	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
@@ -62,6 +63,7 @@ kernel_fragments() {
 	stock) echo "$f $TOP/configs/series.config $TOP/configs/stock.config" ;;
 	debug) echo "$f $TOP/configs/series.config $TOP/configs/debug.config" ;;
 	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
+	nokpti) echo "$f $TOP/configs/series.config $TOP/configs/nokpti.config" ;;
 	va52|dev-va52|mutant-va52) echo "$f $TOP/configs/series.config $TOP/configs/va52.config" ;;
 	distro) echo "$BUILD/distro/debian.config $TOP/configs/distro.config" ;;
 	distro-dynamic) echo "$BUILD/distro/debian.config $TOP/configs/distro.config $TOP/configs/preempt-dynamic.config" ;;

@@ -4,7 +4,9 @@
 # Each tests/mutants/NAME.mutation names a file, a Python regex replacement,
 # the lane to boot and the test that must fail. The mutation is applied to a
 # worktree of the patched tree (build/mutant), built incrementally as kernel
-# "mutant", booted, and reverted. Prints "killed" or "SURVIVED" per mutant.
+# "mutant", booted, and reverted. Prints "killed" or "SURVIVED" per mutant,
+# and writes each result to build/mutants/ (make results: the kill matrix).
+# Without names: every mutation, the qemu-blind/ ones last.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -12,18 +14,45 @@ set -euo pipefail
 names=("$@")
 if [ ${#names[@]} = 0 ]; then
 	for f in "$TOP"/tests/mutants/*.mutation; do names+=("$(basename "$f" .mutation)"); done
+	# what QEMU cannot show: expected to survive, run for the record
+	for f in "$TOP"/tests/mutants/qemu-blind/*.mutation; do
+		names+=("qemu-blind/$(basename "$f" .mutation)")
+	done
 fi
 if [ ! -d "$MUTANT_SRC" ]; then
 	git -C "$SRC" worktree add -q --detach "$MUTANT_SRC" HEAD
 fi
 git -C "$MUTANT_SRC" checkout -q --detach "$(git -C "$SRC" rev-parse HEAD)"
 killed=0 survived=0
+# One JSON file per mutant under build/mutants/, for the kill matrix of
+# docs/results.md (make results): the series it ran against, the verdict
+# and the test that caught it.
+RES=$BUILD/mutants
+mkdir -p "$RES"
+series=$(sed -e 's/#.*//' "$TOP/patches/series" | while read -r p; do
+	[ -z "$p" ] || cat "$TOP/patches/$p"; done | sha256sum | cut -c1-12)
+record() {	# NAME VERDICT DETAIL
+	python3 - "$TOP/tests/mutants/$1.mutation" "$RES/${1//\//+}.json" "$1" "$2" "$3" "$series" <<'PY'
+import json, sys, time
+sys.path.insert(0, sys.argv[1].rsplit('/tests/', 1)[0] + '/scripts/harness')
+import mutate
+m = mutate.load(sys.argv[1])
+json.dump({'name': sys.argv[3], 'verdict': sys.argv[4], 'detail': sys.argv[5],
+           'why': m.get('why', ''), 'file': m['file'], 'expect': m['expect'],
+           'lane': ' '.join(x for x in (m.get('config', ''), m.get('topo', ''),
+                                        m.get('append', ''), m.get('kexec', '') and 'kexec',
+                                        m.get('hibernate', '') and 'hibernate')
+                            if x and x != '-'),
+           'series': sys.argv[6], 'date': time.strftime('%Y-%m-%d')},
+          open(sys.argv[2], 'w'), indent=1)
+PY
+}
 for n in "${names[@]}"; do
 	m=$TOP/tests/mutants/$n.mutation
 	[ -r "$m" ] || die "no mutation $m (known: $(cd "$TOP/tests/mutants" && ls | sed 's/\.mutation$//' | tr '\n' ' '))"
 	git -C "$MUTANT_SRC" checkout -q -- .
 	python3 "$TOP/scripts/harness/mutate.py" "$m" "$MUTANT_SRC" || die "mutation $n does not apply"
-	IFS=$'\t' read -r topo tests append expect kernel cpu then < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
+	IFS=$'\t' read -r topo tests append expect kernel cpu then skip < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
 	bash "$TOP/scripts/kernel.sh" "$kernel"
 	if [ "$topo" = codegen ]; then
 		# not booted: the this_cpu code of the mutant against the budget
@@ -32,8 +61,10 @@ for n in "${names[@]}"; do
 			"$BUILD/bench/disasm" 2>&1 || true)
 		if echo "$out" | grep -qE "^not ok [0-9]+ .*$expect\$"; then
 			echo "killed   $n: $expect failed"; killed=$((killed + 1))
+			record "$n" killed "$expect failed"
 		else
 			echo "SURVIVED $n: $expect passed"; survived=$((survived + 1))
+			record "$n" survived "$expect passed"
 		fi
 		continue
 	fi
@@ -41,6 +72,7 @@ for n in "${names[@]}"; do
 	cpuopt=()
 	[ "$cpu" = - ] || cpuopt=(--cpu "$cpu")
 	[ "$then" = - ] || cpuopt+=("$then")
+	[ "$skip" = - ] || cpuopt+=(--skip "$skip")
 	out=$(python3 "$TOP/scripts/harness.py" boot "$kernel" "$topo" "$tests" --append "$append" \
 		"${cpuopt[@]}" --name "mutant-$n" 2>&1 || true)
 	r=$BUILD/runs/mutant-$n/result.json
@@ -58,9 +90,12 @@ else:
 PY
 )
 	case "$verdict" in
-	test) echo "killed   $n: $expect failed"; killed=$((killed + 1)) ;;
-	lane:*) echo "killed   $n: the lane failed before $expect could (${verdict#lane: })"; killed=$((killed + 1)) ;;
-	*) echo "SURVIVED $n: $expect passed ($(echo "$out" | head -n1))"; survived=$((survived + 1)) ;;
+	test) echo "killed   $n: $expect failed"; killed=$((killed + 1))
+		record "$n" killed "$expect failed" ;;
+	lane:*) echo "killed   $n: the lane failed before $expect could (${verdict#lane: })"; killed=$((killed + 1))
+		record "$n" killed "the lane failed first: ${verdict#lane: }" ;;
+	*) echo "SURVIVED $n: $expect passed ($(echo "$out" | head -n1))"; survived=$((survived + 1))
+		record "$n" survived "$expect passed" ;;
 	esac
 done
 git -C "$MUTANT_SRC" checkout -q -- .

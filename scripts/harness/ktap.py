@@ -66,13 +66,26 @@ SPLATS = [
     (re.compile(r'WARNING: CPU: \d+|------------\[ cut here \]------------'), 'WARNING'),
     # lockdep's report headers; not its boot banner ("RCU lockdep checking is enabled")
     (re.compile(r'WARNING: (possible (circular|recursive) locking|inconsistent lock state|'
-                r'suspicious RCU usage|lock held when returning)|'
-                r'possible irq lock inversion dependency|INFO: possible .*locking'), 'lockdep'),
+                r'suspicious RCU usage|lock held when returning|bad unlock balance detected|'
+                r'held lock freed)|'
+                r'possible irq lock inversion dependency|INFO: possible .*locking|'
+                r'INFO: trying to register non-static key'), 'lockdep'),
     (re.compile(r'rcu: INFO: \w+ (detected|self-detected) stall|detected stalls on CPUs'), 'RCU stall'),
     (re.compile(r'soft lockup|hard LOCKUP|blocked for more than \d+ seconds'), 'lockup'),
     (re.compile(r'KFENCE: |BUG: KASAN|UBSAN:'), 'memory error'),
+    (re.compile(r'invoked oom-killer|Out of memory: Killed process|'
+                r'Out of memory and no killable'), 'OOM kill'),
+    # arm64's __cpu_up() and the hotplug core when a CPU does not start
+    (re.compile(r'CPU\d+: failed to (come online|boot)|CPU\d+ failed to report alive'),
+     'CPU bring-up failure'),
+    # a stack dump with no header above (dump_stack(), or a header this
+    # list misses): last, so that a known splat is named by its kind
+    (re.compile(r'^Call trace:$|^\s*Call trace:\s*$'), 'backtrace'),
 ]
 POWER_OFF = 'reboot: Power down'
+# A "Call trace:" within this many lines of a named splat belongs to it
+# (a WARNING prints its registers first: about 40 lines).
+BACKTRACE_LINES = 80
 
 
 def strip_ts(line: str) -> str:
@@ -86,6 +99,7 @@ def parse_ktap(lines: list[str]) -> list[Document]:
     plans: dict[int, int] = {}
     subtest_names: dict[int, str] = {}
     diags: dict[int, list[str]] = {}
+    nested: list[str] = []      # subtests whose plan their results do not match
 
     def close() -> None:
         nonlocal pending
@@ -98,11 +112,12 @@ def parse_ktap(lines: list[str]) -> list[Document]:
             problems.append(f'truncated: subtest {name!r} at indent {indent} never finished')
             top.append(Test(name, Status.FAIL, pending[indent], 'truncated (crash or hang?)'))
         plan = plans.get(0)
-        if plan is not None and len(top) < plan:
+        if plan is not None and len(top) != plan:
             problems.append(f'plan says {plan} tests, {len(top)} reported')
-            top.append(Test(f'missing {plan - len(top)} of {plan} tests', Status.FAIL,
-                            reason='log ends before the plan was complete'))
-        docs.append(Document(top, plan, problems))
+            if len(top) < plan:
+                top.append(Test(f'missing {plan - len(top)} of {plan} tests', Status.FAIL,
+                                reason='log ends before the plan was complete'))
+        docs.append(Document(top, plan, problems + nested))
         pending = None
 
     for raw in lines:
@@ -112,7 +127,7 @@ def parse_ktap(lines: list[str]) -> list[Document]:
             indent = len(m.group(1))
             if indent == 0:
                 close()
-                pending, plans, subtest_names, diags = {}, {}, {}, {}
+                pending, plans, subtest_names, diags, nested = {}, {}, {}, {}, []
             continue
         if pending is None:
             continue
@@ -141,8 +156,18 @@ def parse_ktap(lines: list[str]) -> list[Document]:
                 status = Status.PASS if m.group(2) == 'ok' else Status.FAIL
             children: list[Test] = []
             for deeper in sorted(k for k in pending if k > indent):
-                children += pending.pop(deeper)
-                plans.pop(deeper, None)
+                got = pending.pop(deeper)
+                children += got
+                # a subtest's own plan ("1..N" under "# Subtest:") must be
+                # met: a suite that prints one result of ten did not pass
+                want = plans.pop(deeper, None)
+                if want is not None and len(got) != want:
+                    nested.append(f'subtest {name!r}: plan says {want} tests, '
+                                  f'{len(got)} reported')
+                    if len(got) < want:
+                        children.append(Test(f'missing {want - len(got)} of {want} tests',
+                                             Status.FAIL, reason='plan not met'))
+                        status = Status.FAIL
             pending.setdefault(indent, []).append(
                 Test(name, status, children, comment, diags.pop(indent, [])))
     close()
@@ -185,6 +210,9 @@ def parse_console(text: str) -> Console:
         line = strip_ts(raw)
         for pat, kind in SPLATS:
             if pat.search(line):
+                # the stack dump of a splat already named is part of it
+                if kind == 'backtrace' and splats and i - splats[-1][0] <= BACKTRACE_LINES:
+                    break
                 splats.append((i, kind, line.strip()))
                 break
     return Console(parse_ktap(lines), splats, any(POWER_OFF in l for l in lines))

@@ -9,6 +9,7 @@ timeout, every KTAP document is complete, and every test passes or skips.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import json
 import os
 import re
@@ -18,7 +19,9 @@ import time
 
 from . import cpio, ktap, topology
 
-BASE_APPEND = 'console=ttyAMA0 panic=-1 rdinit=/init'
+# log_buf_len: the guest tests read the boot log with dmesg; at the
+# default 128 KiB, KUnit's output can push its first lines out.
+BASE_APPEND = 'console=ttyAMA0 panic=-1 rdinit=/init log_buf_len=1M'
 
 # The line between the two boots of a hibernate lane in its console.log:
 # what follows is the restoring kernel's boot, then the resumed kernel, the
@@ -33,8 +36,43 @@ SECOND_BOOT = 'harness: second boot, resuming from the swap disk'
 # and soft lockups that say nothing about the guest. With icount, guest time
 # only passes when instructions are executed, round robin across vCPUs, so
 # no vCPU falls behind the others' clock; sleep=off skips idle time.
-SINGLESTEP_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off',
-                   '-singlestep']
+# QEMU 8.1 renamed -singlestep to the accelerator's one-insn-per-tb=on and
+# 9.0 removed it: the option follows the installed QEMU's version.
+def singlestep_args(version: tuple[int, int]) -> list[str]:
+    if version >= (8, 1):
+        return ['-accel', 'tcg,thread=single,one-insn-per-tb=on', '-icount', 'shift=3,sleep=off']
+    return ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off', '-singlestep']
+
+
+# tcg=single: one host thread runs every vCPU, round robin (QEMU switches
+# vCPU every few thousand instructions or at an interrupt), instead of a
+# thread per vCPU: other interleavings of the same guest code.
+SINGLE_THREAD_ARGS = ['-accel', 'tcg,thread=single']
+
+QEMU = 'qemu-system-aarch64'
+QEMU_MIN = (7, 0)
+
+
+def qemu_version(text: str | None = None) -> tuple[int, int]:
+    """(major, minor) of the installed QEMU, from `--version` (or text)."""
+    if text is None:
+        try:
+            text = subprocess.run([QEMU, '--version'], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, check=False).stdout
+        except FileNotFoundError as e:
+            raise QemuError(f'{QEMU} not found (make deps installs qemu-system-arm)') from e
+    m = re.search(r'version (\d+)\.(\d+)', text)
+    if not m:
+        raise QemuError(f'cannot read the version of {QEMU}: {text.strip()[:100]!r}')
+    v = (int(m.group(1)), int(m.group(2)))
+    if v < QEMU_MIN:
+        raise QemuError(f'{QEMU} {v[0]}.{v[1]} is older than {QEMU_MIN[0]}.{QEMU_MIN[1]}, '
+                        'the oldest the harness knows')
+    return v
+
+
+class QemuError(Exception):
+    pass
 
 
 # Test modules built with a kernel (make modules in its O= directory) that
@@ -76,6 +114,12 @@ class Lane:
     # QEMU boot; then these guest tests run there
     kexec: list[str] | None = None
     hibernate: list[str] | None = None
+    # the skips this lane expects (fnmatch patterns over test paths): any
+    # other skip fails the lane, and so does a pattern that matched none
+    skip: list[str] = dataclasses.field(default_factory=list)
+    # one TCG thread for all vCPUs (without singlestep's one instruction
+    # per block)
+    tcg_single: bool = False
 
     @property
     def name(self) -> str:
@@ -84,6 +128,8 @@ class Lane:
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
         if self.singlestep:
             suffix += '-singlestep'
+        elif self.tcg_single:
+            suffix += '-tcg1'
         if self.seed is not None:
             suffix += f'-seed{self.seed}'
         if self.kexec is not None:
@@ -101,7 +147,8 @@ class MatrixError(Exception):
 
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
-    [singlestep] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]"""
+    [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
+    [skip=PATTERNS]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -113,8 +160,8 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             raise MatrixError(f'{path}:{lineno}: {e}') from e
         if len(words) < 3:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
-                              '[cpu=M] [append=...] [singlestep] [seed=N] [timeout=SECONDS] '
-                              '[kexec=TESTS | hibernate=TESTS]"')
+                              '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
+                              '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -142,9 +189,23 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                 if lane.kexec is not None or lane.hibernate is not None:
                     raise MatrixError(f'{path}:{lineno}: one of kexec= and hibernate= per lane')
                 setattr(lane, key, tests)
+            elif key == 'skip':
+                pats = [p for p in val.split(',') if p]
+                if not pats:
+                    raise MatrixError(f'{path}:{lineno}: skip= names no test')
+                lane.skip += pats
+            elif key == 'tcg':
+                if val != 'single':
+                    raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single '
+                                      '(the default is a thread per vCPU)')
+                lane.tcg_single = True
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
-                                  'append=, singlestep, seed=, timeout=, kexec= or hibernate=)')
+                                  'append=, singlestep, tcg=, seed=, timeout=, kexec=, '
+                                  'hibernate= or skip=)')
+        if lane.singlestep and lane.tcg_single:
+            raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread: '
+                              'drop tcg=single')
         lanes.append(lane)
     return lanes
 
@@ -190,6 +251,74 @@ def judge(console: ktap.Console, exit_code: int | None, timed_out: bool,
         reasons.append(f'{expect_docs} KTAP documents expected (KUnit, guest tests), '
                        f'{len(console.docs)} found')
     return reasons
+
+
+def load_required(text: str, path: str = 'tests/required') -> list[tuple[list[str], list[str]]]:
+    """tests/required: "<kernel patterns, comma separated> <KUnit suite>..." per line."""
+    table = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        words = raw.split('#', 1)[0].split()
+        if not words:
+            continue
+        if len(words) < 2:
+            raise MatrixError(f'{path}:{lineno}: expected "<kernels> <KUnit suite>..."')
+        table.append((words[0].split(','), words[1:]))
+    return table
+
+
+def required_suites(kernel: str, table: list[tuple[list[str], list[str]]]) -> list[str] | None:
+    """The KUnit suites kernel must run: the first line whose patterns match."""
+    for pats, suites in table:
+        if any(fnmatch.fnmatchcase(kernel, p) for p in pats):
+            return suites
+    return None
+
+
+def doc_roles(lane: Lane) -> list[tuple[str, list[str]]]:
+    """What each KTAP document of the lane is, in order: ('kunit', []) or
+    ('guest', the guest tests it must report)."""
+    roles = [('kunit', [])]
+    if lane.tests:
+        roles.append(('guest', lane.tests))
+    if lane.kexec is not None:
+        roles += [('kunit', []), ('guest', lane.kexec)]
+    elif lane.hibernate is not None:
+        roles.append(('guest', lane.hibernate))    # the restoring kernel runs no KUnit
+    return roles
+
+
+def apply_policy(lane: Lane, console: ktap.Console, suites: list[str] | None,
+                 tests: list[tuple[str, str, str]]) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """What must have run did, and nothing skipped that the lane does not
+    expect to. Returns the tests, a skip the lane does not allow turned into
+    a failure naming it, and the reasons the lane fails besides."""
+    reasons = []
+    if suites is None:
+        reasons.append(f'kernel {lane.kernel!r} has no line in tests/required: '
+                       'nothing says which KUnit suites it must run')
+        suites = []
+    for i, (role, want) in enumerate(doc_roles(lane)):
+        if i >= len(console.docs):
+            break           # judge() reports the missing documents
+        names = {t.name for t in console.docs[i].tests}
+        if role == 'kunit':
+            reasons += [f'required KUnit suite {s} did not run (KTAP document {i + 1})'
+                        for s in suites if s not in names]
+        else:
+            reasons += [f'guest test {t} reported nothing (KTAP document {i + 1})'
+                        for t in want if t not in names]
+    used = set()
+    out = []
+    for path, st, why in tests:
+        if st == 'skip':
+            pats = [p for p in lane.skip if fnmatch.fnmatchcase(path, p)]
+            used.update(pats)
+            if not pats:
+                st, why = 'fail', f'skipped, and the lane allows no such skip: {why}'
+        out.append((path, st, why))
+    reasons += [f'skip={p}: no test skipped that it allows (the lane expects a skip '
+                'that did not happen)' for p in lane.skip if p not in used]
+    return out, reasons
 
 
 def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
@@ -257,7 +386,8 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
                  # 107 bytes, fewer than some lanes' run directories
                  '-monitor', 'unix:monitor.sock,server=on,wait=off']
                 + machine + disk
-                + (SINGLESTEP_ARGS if lane.singlestep else [])
+                + (singlestep_args(qemu_version()) if lane.singlestep else [])
+                + (SINGLE_THREAD_ARGS if lane.tcg_single else [])
                 + (['-seed', str(lane.seed)] if lane.seed is not None else [])
                 + ['-kernel', image, '-initrd', initrd, '-append', cmdline])
 
@@ -314,6 +444,10 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         if msg:
             reasons.append('qemu: ' + msg[-1][:200])
     tests = [(p, s.value, r) for p, s, r in console.leaves()]
+    with open(os.path.join(top, 'tests', 'required'), encoding='utf-8') as f:
+        table = load_required(f.read())
+    tests, why = apply_policy(lane, console, required_suites(lane.kernel, table), tests)
+    reasons += why
     failed = [p for p, s, _ in tests if s == 'fail']
     res = Result(lane.name, 'FAIL' if reasons or failed else 'PASS', reasons, secs,
                  os.path.relpath(log, os.path.dirname(build)), tests,

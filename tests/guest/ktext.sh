@@ -13,10 +13,10 @@ TR=/sys/kernel/debug/ktext_replication/translations
 EXP=/etc/harness/topology
 MOD=/harness/modules/ktext_module_kunit.ko
 MOD_CASES="ktext_module_mapping_test ktext_module_static_key_test ktext_module_kprobe_test"
-ktap_plan 14
+ktap_plan 15
 if [ ! -r $ST ]; then
 	# this test is only run on kernels built with replication
-	for c in status_file enabled_matches invalid_value_reported sources copies \
+	for c in status_file enabled_matches status_agrees_with_log invalid_value_iff_reported sources copies \
 		translations_node_local rodata_node_local accounting suite_after_boot \
 		module_loaded $MOD_CASES module_unloaded; do
 		ktap_fail "$c # $ST missing"
@@ -61,16 +61,25 @@ END {
 sed 's/^/# expected: /' /tmp/ktext.want
 ncopies=$(grep -c '^copy' /tmp/ktext.want)
 
-arg=$(cmdline_param ktext_replication)
-pcpu=$(cmdline_param percpu_pgtable)
 want=1
-param_off "$arg" && want=0
-param_off "$pcpu" && want=0
+param_off ktext_replication && want=0
+tables_wanted || want=0
 [ "$ncopies" = 0 ] && want=0
-ktap_diag "ktext_replication=${arg:-<default>} percpu_pgtable=${pcpu:-<default>}, $ncopies copies expected: enabled $want"
+ktap_diag "ktext_replication $(bool_param ktext_replication), per-CPU tables wanted: $(tables_wanted && echo yes || echo no), $ncopies copies expected: enabled $want"
 ktap_check enabled_matches [ "$(val enabled)" = "$want" ]
+# The boot log says the same as the status file: "N replicas of ..." with
+# its number of copies when on, one "off..." line and no replicas when off.
+log=$(dmesg | grep -E 'ktext_replication: ([0-9]+ replicas of|off)')
+ktap_diag "boot log: ${log:-nothing}"
+if [ "$(val enabled)" = 1 ]; then
+	ktap_check status_agrees_with_log eval \
+		'[ "$(echo "$log" | wc -l)" = 1 ] && echo "$log" | grep -q "ktext_replication: $(val copies) replicas of"'
+else
+	ktap_check status_agrees_with_log eval \
+		'[ "$(echo "$log" | wc -l)" = 1 ] && echo "$log" | grep -q "ktext_replication: off"'
+fi
 
-ktap_invalid_param_reported invalid_value_reported ktext_replication "$arg"
+ktap_invalid_param_reported invalid_value_iff_reported ktext_replication
 
 # Per node: source and whether it holds a copy.
 ok=1

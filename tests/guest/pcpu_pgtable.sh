@@ -11,7 +11,7 @@
 ST=/sys/kernel/debug/pcpu_pgtable/status
 ktap_plan 13
 [ -r $ST ] || ktap_skip_all "$ST missing: kernel without per-CPU page tables" \
-	status_file enabled_matches_cmdline invalid_value_reported alias_mapped table_bytes_floor \
+	status_file enabled_matches_cmdline invalid_value_iff_reported alias_mapped table_bytes_floor \
 	tables_ro kunit_sync_after_boot alias_linked tramp_iff_kpti alias_ops_live \
 	region_randomised private_slots levels
 sed 's/^/# /' $ST
@@ -25,12 +25,11 @@ for k in enabled private_slots alias_start alias_end column_bytes unit_bytes reg
 done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
 
-arg=$(cmdline_param percpu_pgtable)
 want=1
-param_off "$arg" && want=0
-ktap_diag "percpu_pgtable=${arg:-<default>}: expect enabled $want"
+tables_wanted || want=0
+ktap_diag "percpu_pgtable $(bool_param percpu_pgtable), percpu_alloc=$(cmdline_param percpu_alloc): expect enabled $want"
 ktap_check enabled_matches_cmdline [ "$(val enabled)" = "$want" ]
-ktap_invalid_param_reported invalid_value_reported percpu_pgtable "$arg"
+ktap_invalid_param_reported invalid_value_iff_reported percpu_pgtable
 
 # The ops really use the alias exactly when the tables are on and the
 # alias is the this_cpu choice built in (text replication builds the

@@ -18,7 +18,7 @@ ktap_diag "seconds since hibernation: $(( $(date +%s) - $(cat /tmp/time.hibernat
 dmesg | grep -E 'PM: (hibernation|Image|Restoring|Basic|Using)' | tail -n 8 | sed 's/^/# /'
 ktap_check same_kernel_resumed eval '[ -n "$before" ] && [ "$before" = "$now" ] &&
 	dmesg_has "hibernation exit"'
-if param_off "$(cmdline_param percpu_pgtable)"; then
+if ! tables_wanted; then
 	# the lane that hibernates as stock: every case of the suite skips
 	ktap_skip pcpu_pgtable_after_resume "percpu_pgtable=off: no tables to check"
 else

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tests/guest/lib/ktap.sh's ktap_kunit_rerun on the host, against fake
+"""tests/guest/lib/ktap.sh on the host. ktap_kunit_rerun against fake
 debugfs results: a failed case fails it, and so does a suite whose every
-case skipped (it proved nothing); some skips next to passes do not."""
+case skipped (it proved nothing); some skips next to passes do not.
+bool_param against the kernel's kstrtobool() and early_param rules."""
 
 from __future__ import annotations
 
@@ -45,6 +46,44 @@ class KunitRerun(unittest.TestCase):
     def test_unfinished(self) -> None:
         self.assertEqual(rerun('KTAP version 1\n    ok 1 a\n'),
                          'not ok 1 c # failed: the suite did not finish')
+
+
+def bool_param(cmdline: str, name: str = 'percpu_pgtable') -> str:
+    with tempfile.NamedTemporaryFile('w', suffix='.cmdline') as f:
+        f.write(cmdline + '\n')
+        f.flush()
+        out = subprocess.run(['sh', '-c', f'. {LIB}; bool_param {name}; '
+                              f'tables_wanted && echo wanted || echo unwanted'],
+                             env={'HARNESS_CMDLINE': f.name, 'PATH': os.environ['PATH']},
+                             capture_output=True, text=True, check=True)
+        return ' '.join(out.stdout.split())
+
+
+class BoolParam(unittest.TestCase):
+    def test_kstrtobool(self) -> None:
+        # lib/kstrtox.c: the first character, or "o" and the second
+        for arg, want in (('percpu_pgtable=y', 'on'), ('percpu_pgtable=Yes', 'on'),
+                          ('percpu_pgtable=t', 'on'), ('percpu_pgtable=1', 'on'),
+                          ('percpu_pgtable=on', 'on'), ('percpu_pgtable=ON', 'on'),
+                          ('percpu_pgtable=n', 'off'), ('percpu_pgtable=no', 'off'),
+                          ('percpu_pgtable=false', 'off'), ('percpu_pgtable=0', 'off'),
+                          ('percpu_pgtable=off', 'off'), ('percpu_pgtable=Of', 'off'),
+                          ('percpu_pgtable=disable', 'invalid'), ('percpu_pgtable=o', 'invalid'),
+                          ('percpu_pgtable=bogus', 'invalid'), ('percpu_pgtable=', 'invalid'),
+                          # bare: early_param's handler gets NULL
+                          ('percpu_pgtable', 'invalid'),
+                          ('', 'default'), ('percpu_pgtable_x=0 xpercpu_pgtable=0', 'default'),
+                          # the last one counts
+                          ('percpu_pgtable=off percpu_pgtable=on', 'on')):
+            with self.subTest(arg=arg):
+                self.assertEqual(bool_param('console=ttyAMA0 ' + arg).split()[0], want)
+
+    def test_tables_wanted(self) -> None:
+        self.assertEqual(bool_param('a'), 'default wanted')
+        self.assertEqual(bool_param('percpu_pgtable=no'), 'off unwanted')
+        self.assertEqual(bool_param('percpu_pgtable=disable'), 'invalid wanted')
+        self.assertEqual(bool_param('percpu_alloc=embed'), 'default unwanted')
+        self.assertEqual(bool_param('percpu_alloc=page'), 'default wanted')
 
 
 if __name__ == '__main__':

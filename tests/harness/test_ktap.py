@@ -92,6 +92,119 @@ class ParseTest(unittest.TestCase):
         self.assertIn(('suite', F, 'init failed'), ktap.parse_console(text).leaves())
 
 
+    def test_nested_plan(self) -> None:
+        # a suite that plans ten cases and reports one did not pass
+        text = ('KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: s\n    1..10\n'
+                '    ok 1 a\nok 1 s\n')
+        c = ktap.parse_console(text)
+        self.assertEqual(c.docs[0].problems, ["subtest 's': plan says 10 tests, 1 reported"])
+        self.assertIn(('s.missing 9 of 10 tests', F), [(p, st) for p, st, _ in c.leaves()])
+        # more results than planned is a problem too, and a kept plan passes
+        text = text.replace('1..10', '1..0')
+        self.assertEqual(ktap.parse_console(text).docs[0].problems,
+                         ["subtest 's': plan says 0 tests, 1 reported"])
+        self.assertEqual(ktap.parse_console(text.replace('1..0', '1..1')).docs[0].problems, [])
+        # a parameterised case prints no plan of its own
+        text = ('KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: s\n    1..1\n'
+                '        KTAP version 1\n        # Subtest: p\n        ok 1 x\n        ok 2 y\n'
+                '    ok 1 p\nok 1 s\n')
+        self.assertEqual(ktap.parse_console(text).docs[0].problems, [])
+
+    def test_more_splats(self) -> None:
+        for line, kind in (('WARNING: bad unlock balance detected!', 'lockdep'),
+                           ('INFO: trying to register non-static key.', 'lockdep'),
+                           ('stress-ng invoked oom-killer: gfp_mask=0x140cca', 'OOM kill'),
+                           ('Out of memory: Killed process 123 (stress-ng)', 'OOM kill'),
+                           ('CPU3: failed to come online', 'CPU bring-up failure'),
+                           ('CPU2: failed to boot: -5', 'CPU bring-up failure'),
+                           ('Call trace:', 'backtrace')):
+            with self.subTest(line=line):
+                c = ktap.parse_console(f'[    1.0] {line}\n[    2.0] reboot: Power down\n')
+                self.assertEqual([k for _, k, _ in c.splats], [kind])
+        # the stack dump of a WARNING is the WARNING's, not a second splat
+        text = ('[ 1.0] WARNING: CPU: 1 PID: 1 at mm/x.c:1 f+0x0/0x4\n'
+                + '[ 1.0] x0 : 0\n' * 30 + '[ 1.0] Call trace:\n[ 1.0]  f+0x0/0x4\n')
+        self.assertEqual([k for _, k, _ in ktap.parse_console(text).splats], ['WARNING'])
+        # and a diagnostic that only mentions the words is not a splat
+        c = ktap.parse_console('# no "Call trace:" in dmesg\n')
+        self.assertEqual(c.splats, [])
+
+
+class PolicyTest(unittest.TestCase):
+    DOC = ('KTAP version 1\n1..2\n    KTAP version 1\n    # Subtest: suite\n    1..2\n'
+           '    ok 1 a\n    ok 2 b # SKIP needs two CPUs\nok 1 suite\nok 2 other\n'
+           'KTAP version 1\n1..1\n    KTAP version 1\n    1..1\n    ok 1 c # SKIP off\n'
+           'ok 1 g\n')
+
+    def run_policy(self, lane: runner.Lane, suites: list[str] | None = None):
+        c = ktap.parse_console(self.DOC)
+        tests = [(p, s.value, r) for p, s, r in c.leaves()]
+        return runner.apply_policy(lane, c, ['suite'] if suites is None else suites, tests)
+
+    def test_skip_not_allowed_fails_with_its_name(self) -> None:
+        tests, reasons = self.run_policy(runner.Lane('patched', '2node', ['g']))
+        self.assertEqual(reasons, [])
+        self.assertIn(('suite.b', 'fail', 'skipped, and the lane allows no such skip: '
+                       'needs two CPUs'), tests)
+        self.assertIn(('g.c', 'fail', 'skipped, and the lane allows no such skip: off'), tests)
+
+    def test_allowed_skips(self) -> None:
+        tests, reasons = self.run_policy(runner.Lane('patched', '2node', ['g'],
+                                                     skip=['suite.b', 'g.*']))
+        self.assertEqual(reasons, [])
+        self.assertEqual([st for _, st, _ in tests], ['pass', 'skip', 'pass', 'skip'])
+
+    def test_stale_skip_pattern(self) -> None:
+        _, reasons = self.run_policy(runner.Lane('patched', '2node', ['g'],
+                                                 skip=['suite.b', 'g.c', 'suite.a']))
+        self.assertEqual(len(reasons), 1)
+        self.assertIn('skip=suite.a: no test skipped', reasons[0])
+
+    def test_required_suite_and_guest_test(self) -> None:
+        _, reasons = self.run_policy(runner.Lane('patched', '2node', ['g', 'h'],
+                                                 skip=['suite.b', 'g.c']),
+                                     ['suite', 'pcpu_pgtable'])
+        self.assertEqual(reasons, ['required KUnit suite pcpu_pgtable did not run '
+                                   '(KTAP document 1)',
+                                   'guest test h reported nothing (KTAP document 2)'])
+        _, reasons = self.run_policy(runner.Lane('bogus', '2node', ['g'],
+                                                 skip=['suite.b', 'g.c']), [])
+        self.assertEqual(reasons, [])
+
+    def test_required_table(self) -> None:
+        table = runner.load_required('# c\nkseq,kseq-* cpumask pcpu_kseq\n'
+                                     'patched*,debug cpumask pcpu_pgtable\n')
+        self.assertEqual(runner.required_suites('kseq-dynamic', table), ['cpumask', 'pcpu_kseq'])
+        self.assertEqual(runner.required_suites('debug', table), ['cpumask', 'pcpu_pgtable'])
+        self.assertIsNone(runner.required_suites('vanilla', table))
+        with self.assertRaises(runner.MatrixError):
+            runner.load_required('patched\n')
+        # the repository's own table covers every kernel lib.sh knows
+        with open(os.path.join(HERE, '..', 'required'), encoding='utf-8') as f:
+            table = runner.load_required(f.read())
+        for k in ('vanilla', 'vanilla-debug', 'vanilla-va52', 'patched', 'kseq', 'stock', 'debug',
+                  'nonuma', 'nokpti', 'va52', 'voluntary', 'distro', 'distro-dynamic', 'dev',
+                  'dev-va52', 'dev-voluntary', 'mutant', 'mutant-va52', 'patched-dynamic',
+                  'kseq-voluntary', 'stock-dynamic'):
+            self.assertIsNotNone(runner.required_suites(k, table), k)
+
+
+class QemuTest(unittest.TestCase):
+    def test_singlestep_follows_version(self) -> None:
+        self.assertIn('-singlestep', runner.singlestep_args((7, 2)))
+        new = runner.singlestep_args((9, 0))
+        self.assertNotIn('-singlestep', new)
+        self.assertIn('tcg,thread=single,one-insn-per-tb=on', new)
+
+    def test_version(self) -> None:
+        self.assertEqual(runner.qemu_version('QEMU emulator version 7.2.22 (Debian 1:7.2)'),
+                         (7, 2))
+        with self.assertRaises(runner.QemuError):
+            runner.qemu_version('QEMU emulator version 6.2.0')
+        with self.assertRaises(runner.QemuError):
+            runner.qemu_version('garbage')
+
+
 class MatrixTest(unittest.TestCase):
     def test_parse(self) -> None:
         lanes = runner.parse_matrix('# c\npatched 2node topology,hotplug cpu=cortex-a76\n'
@@ -99,6 +212,11 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(lanes[0].name, 'patched-2node-cortex-a76')
         self.assertEqual(lanes[0].tests, ['topology', 'hotplug'])
         self.assertEqual((lanes[1].tests, lanes[1].append), ([], 'a=1 b'))
+
+    def test_skip_and_tcg(self) -> None:
+        lane = runner.parse_matrix('patched 2node x skip=a.b,c.* tcg=single skip=d\n')[0]
+        self.assertEqual((lane.skip, lane.tcg_single, lane.name),
+                         (['a.b', 'c.*', 'd'], True, 'patched-2node-tcg1'))
 
     def test_seed(self) -> None:
         lane = runner.parse_matrix('patched 2node pcpu_pgtable seed=14 append=x=2\n')[0]
@@ -127,7 +245,10 @@ class MatrixTest(unittest.TestCase):
                            ('patched 2node x seed=-1\n', "seed='-1' is not"),
                            ('patched 2node x seed=ab\n', "seed='ab' is not"),
                            ('patched 2node x timeout=0\n', "timeout='0' is not"),
-                           ('patched 2node x timeout=1m\n', "timeout='1m' is not")):
+                           ('patched 2node x timeout=1m\n', "timeout='1m' is not"),
+                           ('patched 2node x skip=\n', 'skip= names no test'),
+                           ('patched 2node x tcg=multi\n', "tcg='multi': expected"),
+                           ('patched 2node x tcg=single singlestep\n', 'drop tcg=single')):
             with self.subTest(text=text):
                 with self.assertRaises(runner.MatrixError) as cm:
                     runner.parse_matrix(text, 'm')

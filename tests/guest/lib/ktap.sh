@@ -35,28 +35,52 @@ ktap_finish() {
 	exit 0
 }
 
-# Boolean boot parameters, read as the kernel's kstrtobool() reads them
-# (first character y/Y/t/T/1 or n/N/f/F/0, or on/off): the last NAME= on
-# the command line, whether a value means off, and the case that an
-# invalid one was reported on the console and ignored (skipped when the
-# value is valid: nothing to report).
-cmdline_param() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
-param_off() { case "$1" in [nNfF0]*|[oO][fF]*) return 0 ;; esac; return 1; }
-ktap_invalid_param_reported() {
-	case "$3" in
-	''|[yYtT1nNfF0]*|[oO][nNfF]*) ktap_skip "$1" "$2=${3:-<default>} is valid" ;;
-	*) ktap_check "$1" dmesg_has "invalid $2=$3" ;;
+# Boolean boot parameters, read as the kernel reads them: the last NAME on
+# the command line goes to an early_param handler that takes kstrtobool()'s
+# answer (first character y/Y/t/T/1 or n/N/f/F/0, or on/of...) and reports
+# anything else, NAME= with nothing after it, and a bare NAME (the handler
+# gets NULL) as invalid, keeping the default.
+# (HARNESS_CMDLINE: another file, for the host's tests.)
+# cmdline_param NAME: the value of the last NAME= (empty if none).
+cmdline_param() { tr ' ' '\n' <"${HARNESS_CMDLINE:-/proc/cmdline}" | sed -n "s/^$1=//p" | tail -n 1; }
+# bool_param NAME: on, off, invalid, or default (not on the command line).
+bool_param() {
+	_a=$(tr ' ' '\n' <"${HARNESS_CMDLINE:-/proc/cmdline}" | grep -E "^$1(=|\$)" | tail -n 1)
+	case "$_a" in
+	'') echo default ;;
+	"$1") echo invalid ;;
+	*)
+		case "${_a#"$1"=}" in
+		[yYtT1]*|[oO][nN]*) echo on ;;
+		[nNfF0]*|[oO][fF]*) echo off ;;
+		*) echo invalid ;;
+		esac ;;
 	esac
+}
+param_off() { [ "$(bool_param "$1")" = off ]; }
+# The per-CPU tables are wanted unless percpu_pgtable= says off or
+# percpu_alloc=embed asks for the embedded first chunk they cannot use.
+tables_wanted() { ! param_off percpu_pgtable && [ "$(cmdline_param percpu_alloc)" != embed ]; }
+# ktap_invalid_param_reported CASE NAME: an invalid NAME was reported on
+# the console as the kernel words it, and a valid or absent one was not.
+ktap_invalid_param_reported() {
+	if [ "$(bool_param "$2")" = invalid ]; then
+		ktap_diag "$2: invalid on the command line, must be reported"
+		ktap_check "$1" dmesg_has "invalid $2=$(cmdline_param "$2") (expected on or off)"
+	else
+		ktap_diag "$2: $(bool_param "$2"), nothing to report"
+		ktap_check "$1" eval "! dmesg_has 'invalid $2='"
+	fi
 }
 
 # ktap_tables_as_booted CASE: the per-CPU tables are in use (debugfs
-# status "enabled 1") unless the command line says percpu_pgtable=off
-# (then the stock layout, "enabled 0"); the status's main keys as diagnostic.
+# status "enabled 1") unless the command line turns them off (then the
+# stock layout, "enabled 0": tables_wanted); the status's main keys as diagnostic.
 ktap_tables_as_booted() {
 	_st=/sys/kernel/debug/pcpu_pgtable/status
 	ktap_diag "$(grep -E '^(enabled|pgtable_levels|this_cpu_choice) ' $_st 2>&1 | tr '\n' ' ')"
 	_want=1
-	param_off "$(cmdline_param percpu_pgtable)" && _want=0
+	tables_wanted || _want=0
 	ktap_check "$1" [ "$(awk '$1 == "enabled" { print $2 }' $_st 2>/dev/null)" = $_want ]
 }
 

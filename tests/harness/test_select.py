@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+"""harness.py's lane selection: an unknown KERNEL= fails before anything is
+built, naming the kernels; a lane made up from TOPO=/KERNEL= takes the
+options its kernel needs."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+spec = importlib.util.spec_from_file_location('harness_main', os.path.join(TOP, 'scripts',
+                                                                          'harness.py'))
+harness = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(harness)
+
+
+def select(topo: str = '', kernel: str = ''):
+    return harness.select(argparse.Namespace(topo=topo, kernel=kernel))
+
+
+class SelectTest(unittest.TestCase):
+    def test_unknown_kernel(self) -> None:
+        with self.assertRaises(harness.runner.MatrixError) as cm:
+            select(kernel='bogus')
+        self.assertIn("unknown kernel 'bogus' (known: vanilla", str(cm.exception))
+
+    def test_unknown_topology(self) -> None:
+        with self.assertRaises(harness.runner.MatrixError) as cm:
+            select(topo='bogus')
+        self.assertIn('available: ', str(cm.exception))
+
+    def test_made_up_lane_takes_the_kernels_options(self) -> None:
+        # no kseq lane on 1node: kseq's own lane, singlestep and all, moved there
+        lane, = select('1node', 'kseq')
+        self.assertEqual((lane.kernel, lane.topo), ('kseq', '1node'))
+        self.assertTrue(lane.singlestep)
+        self.assertIn('kseq', lane.tests)
+        self.assertEqual(lane.skip, [])
+        lane, = select('8node', 'nokpti')
+        self.assertIn('expect_kpti=off', lane.append)
+
+    def test_topology_no_lane_uses(self) -> None:
+        lane, = select('16cpu-2node')
+        self.assertEqual((lane.kernel, lane.tests), ('patched', ['topology', 'hotplug']))
+
+    def test_existing_lanes_are_kept(self) -> None:
+        lanes = select('4node-asym', 'patched')
+        self.assertTrue(lanes)
+        self.assertTrue(all(l.topo == '4node-asym' and l.kernel == 'patched' for l in lanes))
+
+
+if __name__ == '__main__':
+    unittest.main()
