@@ -120,6 +120,9 @@ class Lane:
     # one TCG thread for all vCPUs (without singlestep's one instruction
     # per block)
     tcg_single: bool = False
+    # KUnit at boot (kunit=off: kunit.enable=0, for boot-only lanes of big
+    # machines, where the suites would take hours under TCG)
+    kunit: bool = True
 
     @property
     def name(self) -> str:
@@ -130,6 +133,8 @@ class Lane:
             suffix += '-singlestep'
         elif self.tcg_single:
             suffix += '-tcg1'
+        if not self.kunit:
+            suffix += '-nokunit'
         if self.seed is not None:
             suffix += f'-seed{self.seed}'
         if self.kexec is not None:
@@ -148,7 +153,7 @@ class MatrixError(Exception):
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS]"""
+    [skip=PATTERNS] [kunit=off]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -161,7 +166,8 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
         if len(words) < 3:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
-                              '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS]"')
+                              '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
+                              '[kunit=off]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -194,6 +200,11 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                 if not pats:
                     raise MatrixError(f'{path}:{lineno}: skip= names no test')
                 lane.skip += pats
+            elif key == 'kunit':
+                if val != 'off':
+                    raise MatrixError(f'{path}:{lineno}: kunit={val!r}: expected kunit=off '
+                                      '(KUnit runs by default)')
+                lane.kunit = False
             elif key == 'tcg':
                 if val != 'single':
                     raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single '
@@ -201,7 +212,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                 lane.tcg_single = True
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
-                                  'append=, singlestep, tcg=, seed=, timeout=, kexec=, '
+                                  'append=, singlestep, tcg=, kunit=, seed=, timeout=, kexec=, '
                                   'hibernate= or skip=)')
         if lane.singlestep and lane.tcg_single:
             raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread: '
@@ -277,11 +288,12 @@ def required_suites(kernel: str, table: list[tuple[list[str], list[str]]]) -> li
 def doc_roles(lane: Lane) -> list[tuple[str, list[str]]]:
     """What each KTAP document of the lane is, in order: ('kunit', []) or
     ('guest', the guest tests it must report)."""
-    roles = [('kunit', [])]
+    kunit = [('kunit', [])] if lane.kunit else []
+    roles = list(kunit)
     if lane.tests:
         roles.append(('guest', lane.tests))
     if lane.kexec is not None:
-        roles += [('kunit', []), ('guest', lane.kexec)]
+        roles += kunit + [('guest', lane.kexec)]
     elif lane.hibernate is not None:
         roles.append(('guest', lane.hibernate))    # the restoring kernel runs no KUnit
     return roles
@@ -293,6 +305,8 @@ def apply_policy(lane: Lane, console: ktap.Console, suites: list[str] | None,
     expect to. Returns the tests, a skip the lane does not allow turned into
     a failure naming it, and the reasons the lane fails besides."""
     reasons = []
+    if not lane.kunit:
+        suites = []         # boot-only: the lane says KUnit does not run
     if suites is None:
         reasons.append(f'kernel {lane.kernel!r} has no line in tests/required: '
                        'nothing says which KUnit suites it must run')
@@ -365,6 +379,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     # no_console_suspend: what goes wrong while devices are frozen for the
     # image (an Oops restoring it) reaches the console
     append = ' '.join(x for x in (BASE_APPEND, topo.append, lane.append,
+                                  '' if lane.kunit else 'kunit.enable=0',
                                   'guest_tests=' + (','.join(lane.tests) or '-'), then,
                                   'no_console_suspend' if lane.hibernate is not None else '')
                       if x)
@@ -432,12 +447,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         console = ktap.parse_console(f.read())
     # KTAP documents: KUnit's and the guest tests' of each kernel (the
     # kernel restoring a hibernation image runs neither)
-    docs = 1 + bool(lane.tests)
-    if lane.kexec is not None:
-        docs += 2
-    elif lane.hibernate is not None:
-        docs += 1
-    reasons += judge(console, code, timed_out, expect_docs=docs)
+    reasons += judge(console, code, timed_out, expect_docs=len(doc_roles(lane)))
     if code not in (0, None) and not timed_out:
         with open(os.path.join(rundir, 'qemu.stderr'), encoding='utf-8', errors='replace') as f:
             msg = f.read().strip().splitlines()

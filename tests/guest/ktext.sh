@@ -33,31 +33,8 @@ for k in enabled text_start text_end rodata_end ro_after_init_start ro_after_ini
 done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
 
-# Expected source node of every node with CPUs: itself if it has memory,
-# else the nearest node with memory, ties to the lowest id.
 image=$(val image_node)
-awk -v image="$image" '
-$1 == "node" {
-	n = $2; cpus[n] = $4; mem[n] = $6
-	for (i = 8; i <= NF; i++) dist[n, i - 8] = $i
-	ids[++count] = n
-}
-END {
-	for (k = 1; k <= count; k++) {
-		n = ids[k]
-		if (cpus[n] == "-") continue
-		src = -1
-		if (mem[n] > 0) src = n
-		else for (j = 1; j <= count; j++) {
-			m = ids[j]
-			if (mem[m] == 0) continue
-			if (src < 0 || dist[n, m] < dist[n, src]) src = m
-		}
-		print "source", n, src
-		if (src != image) copy[src] = 1
-	}
-	for (m in copy) print "copy", m
-}' $EXP >/tmp/ktext.want
+ktext_expect "$image" $EXP >/tmp/ktext.want
 sed 's/^/# expected: /' /tmp/ktext.want
 ncopies=$(grep -c '^copy' /tmp/ktext.want)
 

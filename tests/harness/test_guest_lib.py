@@ -86,5 +86,26 @@ class BoolParam(unittest.TestCase):
         self.assertEqual(bool_param('percpu_alloc=page'), 'default wanted')
 
 
+class KtextExpect(unittest.TestCase):
+    def expect(self, topo: str, image: int = 0) -> list[str]:
+        exp = subprocess.run(['python3', os.path.join(TOP, 'scripts', 'harness.py'), 'topo',
+                              topo, '--expect'], capture_output=True, text=True, check=True)
+        with tempfile.NamedTemporaryFile('w', suffix='.topo') as f:
+            f.write(exp.stdout)
+            f.flush()
+            out = subprocess.run(['sh', '-c', f'. {LIB}; ktext_expect {image} {f.name}'],
+                                 capture_output=True, text=True, check=True)
+        return sorted(out.stdout.splitlines())
+
+    def test_rules(self) -> None:
+        # a memory-less node runs its nearest node's copy; no copy for the image's node
+        self.assertEqual(self.expect('memless'), ['source 0 0', 'source 1 0'])
+        self.assertEqual(self.expect('memless-far'),
+                         ['copy 1', 'source 0 0', 'source 1 1', 'source 2 1'])
+        # a node without CPUs needs nothing
+        self.assertEqual(self.expect('cpuless'), ['source 0 0'])
+        self.assertEqual(len([l for l in self.expect('8node', 3) if l.startswith('copy')]), 7)
+
+
 if __name__ == '__main__':
     unittest.main()

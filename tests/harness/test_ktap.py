@@ -213,6 +213,17 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(lanes[0].tests, ['topology', 'hotplug'])
         self.assertEqual((lanes[1].tests, lanes[1].append), ([], 'a=1 b'))
 
+    def test_kunit_off(self) -> None:
+        lane = runner.parse_matrix('patched 8node status kunit=off\n')[0]
+        self.assertEqual((lane.kunit, lane.name), (False, 'patched-8node-nokunit'))
+        self.assertEqual(runner.doc_roles(lane), [('guest', ['status'])])
+        with self.assertRaises(runner.MatrixError):
+            runner.parse_matrix('patched 8node status kunit=on\n')
+        # no KUnit document, so no required suite is looked for
+        c = ktap.parse_console('KTAP version 1\n1..1\nok 1 status\n')
+        _, reasons = runner.apply_policy(lane, c, ['pcpu_pgtable'], [('status', 'pass', '')])
+        self.assertEqual(reasons, [])
+
     def test_skip_and_tcg(self) -> None:
         lane = runner.parse_matrix('patched 2node x skip=a.b,c.* tcg=single skip=d\n')[0]
         self.assertEqual((lane.skip, lane.tcg_single, lane.name),

@@ -84,6 +84,35 @@ ktap_tables_as_booted() {
 	ktap_check "$1" [ "$(awk '$1 == "enabled" { print $2 }' $_st 2>/dev/null)" = $_want ]
 }
 
+# ktext_expect IMAGE_NODE TOPOLOGY: what text replication must do on the
+# topology (/etc/harness/topology): "source N S" for every node N with CPUs
+# (S: N if it has memory, else the nearest node with memory, ties to the
+# lowest id) and "copy S" for every source that is not the image's node.
+ktext_expect() {
+	awk -v image="$1" '
+	$1 == "node" {
+		n = $2; cpus[n] = $4; mem[n] = $6
+		for (i = 8; i <= NF; i++) dist[n, i - 8] = $i
+		ids[++count] = n
+	}
+	END {
+		for (k = 1; k <= count; k++) {
+			n = ids[k]
+			if (cpus[n] == "-") continue
+			src = -1
+			if (mem[n] > 0) src = n
+			else for (j = 1; j <= count; j++) {
+				m = ids[j]
+				if (mem[m] == 0) continue
+				if (src < 0 || dist[n, m] < dist[n, src]) src = m
+			}
+			print "source", n, src
+			if (src != image) copy[src] = 1
+		}
+		for (m in copy) print "copy", m
+	}' "$2"
+}
+
 # helpers for conditions
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 dmesg_has() { dmesg | grep -qF -- "$1"; }
