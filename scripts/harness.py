@@ -135,7 +135,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f'  BOOT     {lane.name} (tests: {",".join(lane.tests) or "KUnit only"})', flush=True)
         try:
             res = runner.boot(lane, TOP, BUILD)
-        except (topology.TopologyError, FileNotFoundError) as e:
+        except (topology.TopologyError, FileNotFoundError, runner.QemuError) as e:
             print(f'error: {e}', file=sys.stderr)
             return 2
         results.append(res)
@@ -217,7 +217,7 @@ def cmd_boot(args: argparse.Namespace) -> int:
         return 2
     try:
         res = runner.boot(lane, TOP, BUILD)
-    except (topology.TopologyError, FileNotFoundError) as e:
+    except (topology.TopologyError, FileNotFoundError, runner.QemuError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 2
     c = res.counts()

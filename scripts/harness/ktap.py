@@ -80,7 +80,7 @@ SPLATS = [
      'CPU bring-up failure'),
     # a stack dump with no header above (dump_stack(), or a header this
     # list misses): last, so that a known splat is named by its kind
-    (re.compile(r'^Call trace:$|^\s*Call trace:\s*$'), 'backtrace'),
+    (re.compile(r'^\s*Call trace:\s*$'), 'backtrace'),
 ]
 POWER_OFF = 'reboot: Power down'
 # A "Call trace:" within this many lines of a named splat belongs to it
