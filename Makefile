@@ -17,7 +17,7 @@ help:
 	@echo 'make check TOPO=name    only lanes on numa-topologies/name.topo'
 	@echo 'make check KERNEL=k     only lanes of kernel k (vanilla, patched, kseq, stock, debug, va52)'
 	@echo 'make check-big          the lanes of tests/matrix-big (64 vCPUs, slow)'
-	@echo 'make soak               text replication under stress, 5-10 min a lane (tests/matrix-soak)'
+	@echo 'make soak [MINUTES=M]   everything at once for M minutes a lane (tests/matrix-soak)'
 	@echo 'make check-distro       the series on Debian'"'"'s own arm64 config (tests/matrix-distro, slow build)'
 	@echo 'make selftest           harness self-tests only (seconds)'
 	@echo 'make deps               apt-get install what is missing (idempotent)'
@@ -75,8 +75,11 @@ check-distro:
 	@MATRIX=$(CURDIR)/tests/matrix-distro $(MAKE) --no-print-directory check
 
 # Text replication under stress for 5-10 minutes a lane (tests/matrix-soak).
+# MINUTES=M: every soak lane runs M minutes (default: each lane's minutes=)
 soak:
-	@MATRIX=$(CURDIR)/tests/matrix-soak $(MAKE) --no-print-directory check
+	@rc=0; SOAK_MINUTES=$(MINUTES) MATRIX=$(CURDIR)/tests/matrix-soak \
+		$(MAKE) --no-print-directory check || rc=$$?; \
+	python3 bench/soak_record.py || rc=$$((rc ? rc : 1)); exit $$rc
 
 demo: deps
 	@$(MAKE) --no-print-directory kernel-patched kernel-kseq initramfs

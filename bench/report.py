@@ -86,8 +86,8 @@ def main() -> int:
     ap.add_argument('--size', default='', help='output of bench/size.sh to include')
     ap.add_argument('--codegen', default='', help='KTAP of bench/codegen_check.py to include')
     ap.add_argument('--preempt', default='', help='output of bench/preempt_models.sh to include')
-    ap.add_argument('--mutants', default=os.path.join(os.path.dirname(__file__), '..', 'build',
-                                                      'mutants'),
+    ap.add_argument('--mutants', default=os.path.join(os.path.dirname(__file__), '..', 'docs',
+                                                      'data', 'mutants'),
                     help='the results of scripts/mutant.sh (one JSON file per mutant)')
     ap.add_argument('--previous', default='e9b1355',
                     help='commit whose docs/results.md has the previous layout (private alias tables)')
@@ -193,7 +193,9 @@ def main() -> int:
         with open(args.size, encoding='utf-8') as f:
             out += ['', '## Code size per kernel (`bench/size.sh`)', '', '```',
                     f.read().rstrip(), '```']
+    out += site_table(os.path.join(top, 'build', 'sites.json'))
     out += kill_matrix(args.mutants, top)
+    out += soak_table(os.path.join(top, 'docs', 'data', 'soak'))
     print('\n'.join(out))
     return 0
 
@@ -226,6 +228,32 @@ def lane_table(runs: str, matrix: list) -> list[str]:
     return out
 
 
+def site_table(path: str) -> list[str]:
+    """How often the lanes of the last make check ran each maintenance site."""
+    import json
+    out = ['', '## Maintenance sites reached by `make check`', '',
+           'Each TLB, cache and ordering site of the series counts its visits',
+           '(CONFIG_ARM64_PGTABLE_SITE_COUNTS, `/sys/kernel/debug/pgtable_sites`);',
+           'init prints the counts after each document and the harness adds them',
+           'up over the lanes (`build/sites.json`). A site no lane reached fails',
+           '`make check` unless tests/sites says why QEMU cannot reach it.',
+           'docs/design.md section 9 says what each site does.', '']
+    if not os.path.exists(path):
+        return out + ['No results: run a full `make check`.']
+    with open(path, encoding='utf-8') as f:
+        d = json.load(f)
+    out += ['| site | visits | lanes | most visits in |', '|---|---|---|---|']
+    for rule in d['rules']:
+        lanes = d['sites'].get(rule['name'], {})
+        if rule['unreachable']:
+            out.append(f'| {rule["name"]} | {sum(lanes.values())} | {len(lanes)} | '
+                       f'unreachable under QEMU: {rule["unreachable"]} |')
+            continue
+        top = max(lanes.items(), key=lambda kv: kv[1])[0] if lanes else 'none'
+        out.append(f'| {rule["name"]} | {sum(lanes.values())} | {len(lanes)} | {top} |')
+    return out
+
+
 def kill_matrix(mutants: str, top: str) -> list[str]:
     """The results of scripts/mutant.sh: one row per mutant."""
     import glob
@@ -238,8 +266,10 @@ def kill_matrix(mutants: str, top: str) -> list[str]:
            'build/, built incrementally), boots the lane it names and requires the',
            'named test to fail. `qemu-blind/` mutants remove what QEMU TCG cannot',
            'observe (docs/design.md, section 9, says why each is still needed).',
-           'Written by `scripts/mutant.sh` into build/mutants/; "older series": the',
-           'row was produced against an earlier state of patches/.', '']
+           'Written by `scripts/mutant.sh` into docs/data/mutants/; "older series": the',
+           'row was produced against an earlier state of patches/; "recovered": the',
+           'row was read back from an earlier docs/results.md after its result file',
+           'was lost (rerun `make mutants` to replace it).', '']
     if not files:
         return out + ['No results: run `make mutants`.']
     h = hashlib.sha256()
@@ -259,9 +289,57 @@ def kill_matrix(mutants: str, top: str) -> list[str]:
             continue        # retired
         counts[r['verdict']] = counts.get(r['verdict'], 0) + 1
         when = '' if r['series'] == series else f' (older series, {r["date"]})'
+        if r.get('recovered'):
+            when += f' (recovered, {r["date"]})'
         out.append(f'| {r["name"]} | `{r["file"]}` | {r["why"]} | {r["lane"]} | '
                    f'{r["verdict"]}{when} | {r["detail"].replace("|", "/")[:160]} |')
     out += ['', f'{counts["killed"]} killed, {counts["survived"]} survived.']
+    return out
+
+
+def soak_table(soak: str) -> list[str]:
+    """What the lanes of the last `make soak` did (bench/soak_record.py)."""
+    import glob
+    import json
+    out = ['', '## Soak (`make soak MINUTES=M`)', '',
+           'All at once for M minutes per lane (tests/guest/soak.sh): stress-ng',
+           '(fork, exec, switch, futex, mmap, pipe; bogo ops), every CPU but the boot',
+           'CPU offline and online in turn (cycles), the percpu_soak module',
+           '(tests/modules/percpu_soak: objects of 32 B to 8 KiB allocated, updated',
+           'through this_cpu ops from unbound threads and an hrtimer, their sums over',
+           'CPUs checked, freed; chunks counted at the percpu tracepoints) and core',
+           'text patching (the ktext_stress module: a tracepoint static key, a kprobe',
+           'and an ftrace_ops per round). Then every CPU back online and the',
+           'pcpu_pgtable and ktext_replication suites again. Alias pages: the range',
+           'of `alias_mapped_pages` sampled every 5 s. Recorded by',
+           '`bench/soak_record.py` in docs/data/soak/.', '']
+    files = sorted(glob.glob(os.path.join(soak, '*.json')))
+    if not files:
+        return out + ['No results: run `make soak MINUTES=30`.']
+    out += ['| lane | date | minutes | verdict (cases) | wall | CPUs, nodes | hotplug cycles | '
+            'stress-ng bogo ops | text patch rounds (loads) | percpu objects, updates | '
+            'chunks created, destroyed | alias pages |',
+            '|---|---|---|---|---|---|---|---|---|---|---|---|']
+    for path in files:
+        with open(path, encoding='utf-8') as f:
+            r = json.load(f)
+        s = r.get('summary') or {}
+        ng = s.get('stress_ng') or {}
+        verdict = f'{r["verdict"]} ({r["passed"]} passed, {r["failed"]} failed, ' \
+                  f'{r["skipped"]} skipped)'
+        if r['reasons']:
+            verdict += ': ' + '; '.join(r['reasons'])[:120].replace('|', '/')
+        out.append(
+            f'| {r["lane"]} | {r["date"]} | {s.get("secs", 0) // 60 if s else "?"} | {verdict} | '
+            f'{r["wall_seconds"] // 60} min {r["wall_seconds"] % 60} s | '
+            f'{s.get("cpus", "?")}, {s.get("nodes", "?")} | {s.get("hotplug_cycles", "?")} | '
+            f'{", ".join(f"{k} {v}" for k, v in ng.items()) or "off"} | '
+            f'{s.get("patch_rounds", "?")} ({s.get("text_loads", "?")}) | '
+            f'{s.get("objects", "?")}, {s.get("updates", "?")} | '
+            f'{s.get("chunks_created", "?")}, {s.get("chunks_destroyed", "?")} | '
+            f'{s.get("alias_pages", "?")} |')
+    first = json.load(open(files[0], encoding='utf-8'))
+    out += ['', f'Kernel {first["linux"]}, series {first["series"]}, {first["qemu"]}.']
     return out
 
 

@@ -35,6 +35,16 @@ def available_topologies() -> list[str]:
 def select(args: argparse.Namespace) -> list[runner.Lane]:
     with open(MATRIX, encoding='utf-8') as f:
         lanes = runner.parse_matrix(f.read(), os.path.relpath(MATRIX, TOP))
+    minutes = os.environ.get('SOAK_MINUTES', '')
+    if minutes:
+        # make soak MINUTES=M: every soak lane (minutes=) runs M minutes
+        if not minutes.isdigit() or int(minutes) == 0:
+            raise runner.MatrixError(f'MINUTES={minutes!r} is not a positive number of minutes')
+        if not any(l.minutes for l in lanes):
+            raise runner.MatrixError(f'MINUTES={minutes}: {os.path.relpath(MATRIX, TOP)} '
+                                     'has no soak lane (minutes=)')
+        lanes = [dataclasses.replace(l, minutes=int(minutes)) if l.minutes else l
+                 for l in lanes]
     known = available_topologies()
     for lane in lanes:
         if lane.topo not in known:

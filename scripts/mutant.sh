@@ -5,7 +5,7 @@
 # the lane to boot and the test that must fail. The mutation is applied to a
 # worktree of the patched tree (build/mutant), built incrementally as kernel
 # "mutant", booted, and reverted. Prints "killed" or "SURVIVED" per mutant,
-# and writes each result to build/mutants/ (make results: the kill matrix).
+# and writes each result to docs/data/mutants/ (make results: the kill matrix).
 # Without names: every mutation, the qemu-blind/ ones last.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,10 +24,11 @@ if [ ! -d "$MUTANT_SRC" ]; then
 fi
 git -C "$MUTANT_SRC" checkout -q --detach "$(git -C "$SRC" rev-parse HEAD)"
 killed=0 survived=0
-# One JSON file per mutant under build/mutants/, for the kill matrix of
-# docs/results.md (make results): the series it ran against, the verdict
-# and the test that caught it.
-RES=$BUILD/mutants
+# One JSON file per mutant under docs/data/mutants/ (committed: a full run
+# takes about an hour), for the kill matrix of docs/results.md (make
+# results): the series it ran against, the verdict and the test that
+# caught it.
+RES=${MUTANT_RESULTS:-$TOP/docs/data/mutants}
 mkdir -p "$RES"
 series=$(sed -e 's/#.*//' "$TOP/patches/series" | while read -r p; do
 	[ -z "$p" ] || cat "$TOP/patches/$p"; done | sha256sum | cut -c1-12)

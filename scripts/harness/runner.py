@@ -75,11 +75,13 @@ class QemuError(Exception):
     pass
 
 
-# Test modules built with a kernel (make modules in its O= directory) that
-# the guest tests load after boot, shipped as /harness/modules/<name>.ko when
-# the kernel built them: the guest test that loads one fails if it is absent.
+# Test modules built with a kernel (make modules in its O= directory, or
+# tests/modules/NAME built against it by scripts/kernel.sh) that the guest
+# tests load after boot, shipped as /harness/modules/<name>.ko when the
+# kernel built them: the guest test that loads one fails if it is absent.
 GUEST_MODULES = ['arch/arm64/mm/ktext_module_kunit.ko',
-                 'arch/arm64/mm/ktext_stress_kunit.ko']
+                 'arch/arm64/mm/ktext_stress_kunit.ko',
+                 'extmod/percpu_soak/percpu_soak.ko']
 
 
 def module_entries(kernel_out: str) -> list[tuple[str, int, bytes]]:
@@ -123,6 +125,10 @@ class Lane:
     # KUnit at boot (kunit=off: kunit.enable=0, for boot-only lanes of big
     # machines, where the suites would take hours under TCG)
     kunit: bool = True
+    # a soak lane: its guest tests load the machine for this many minutes
+    # (soak_secs= on the command line; make soak MINUTES=M overrides it),
+    # and the boot may take that much longer than the timeout
+    minutes: int | None = None
 
     @property
     def name(self) -> str:
@@ -153,7 +159,7 @@ class MatrixError(Exception):
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS] [kunit=off]"""
+    [skip=PATTERNS] [kunit=off] [minutes=M]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -167,7 +173,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
                               '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
-                              '[kunit=off]"')
+                              '[kunit=off] [minutes=M]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -205,6 +211,11 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                     raise MatrixError(f'{path}:{lineno}: kunit={val!r}: expected kunit=off '
                                       '(KUnit runs by default)')
                 lane.kunit = False
+            elif key == 'minutes':
+                if not val.isdigit() or int(val) == 0:
+                    raise MatrixError(f'{path}:{lineno}: minutes={val!r} is not a '
+                                      'positive number of minutes')
+                lane.minutes = int(val)
             elif key == 'tcg':
                 if val != 'single':
                     raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single '
@@ -213,7 +224,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
                                   'append=, singlestep, tcg=, kunit=, seed=, timeout=, kexec=, '
-                                  'hibernate= or skip=)')
+                                  'hibernate=, skip= or minutes=)')
         if lane.singlestep and lane.tcg_single:
             raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread: '
                               'drop tcg=single')
@@ -380,6 +391,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     # image (an Oops restoring it) reaches the console
     append = ' '.join(x for x in (BASE_APPEND, topo.append, lane.append,
                                   '' if lane.kunit else 'kunit.enable=0',
+                                  f'soak_secs={lane.minutes * 60}' if lane.minutes else '',
                                   'guest_tests=' + (','.join(lane.tests) or '-'), then,
                                   'no_console_suspend' if lane.hibernate is not None else '')
                       if x)
@@ -407,6 +419,10 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
                 + ['-kernel', image, '-initrd', initrd, '-append', cmdline])
 
     timeout = lane.timeout or topo.timeout
+    if lane.minutes:
+        # the load itself, a tenth more for the loads' last rounds, and
+        # ten minutes for the suites again after it on a loaded host
+        timeout += lane.minutes * 66 + 600
     cmd = qemu(log, append)
     cmds = [cmd]
     start = time.monotonic()
@@ -506,3 +522,99 @@ def region_check(boots: list[tuple[Lane, str]]) -> list[tuple[str, bool, str]]:
                     len(set(bases)) == len(bases),
                     ', '.join(f'{n}: {b}' for n, b in seen)))
     return out
+
+
+# init prints "pgtable_sites: name=count ..." after each KTAP document when
+# the kernel counts its maintenance sites (CONFIG_ARM64_PGTABLE_SITE_COUNTS)
+SITES = re.compile(r'^pgtable_sites: (.*)$', re.M)
+
+
+def lane_sites(lane: Lane, text: str) -> dict[str, int] | None:
+    """What one lane's kernels counted, None if they count nothing. A
+    kexec lane's two kernels add up; a hibernate lane's resumed kernel
+    goes on with the first boot's counters, so its line is the total."""
+    lines = []
+    for m in SITES.finditer(text):
+        counts = {}
+        for word in m.group(1).split():
+            name, _, n = word.partition('=')
+            if n.isdigit():
+                counts[name] = int(n)
+        lines.append(counts)
+    if not lines:
+        return None
+    if lane.kexec is None:
+        return lines[-1]
+    out: dict[str, int] = {}
+    for counts in lines:
+        for name, n in counts.items():
+            out[name] = out.get(name, 0) + n
+    return out
+
+
+@dataclasses.dataclass
+class SiteRule:
+    name: str
+    unreachable: str = ''   # why no lane under QEMU can reach it, or ''
+
+
+def load_sites(text: str, path: str = 'tests/sites') -> list[SiteRule]:
+    """tests/sites: "<site>" (some lane must reach it) or "<site> unreachable
+    <why>" (no lane can under QEMU), one per line, in the kernel's order."""
+    rules = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split('#', 1)[0].strip()
+        if not line:
+            continue
+        words = line.split(None, 2)
+        if len(words) == 1:
+            rules.append(SiteRule(words[0]))
+        elif words[1] == 'unreachable' and len(words) == 3:
+            rules.append(SiteRule(words[0], words[2]))
+        else:
+            raise MatrixError(f'{path}:{lineno}: expected "<site>" or '
+                              '"<site> unreachable <why>"')
+    names = [r.name for r in rules]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise MatrixError(f'{path}: sites listed twice: {", ".join(sorted(dup))}')
+    return rules
+
+
+def site_coverage(boots: list[tuple[Lane, str]], rules: list[SiteRule]
+                  ) -> tuple[list[tuple[str, bool, str]], dict[str, dict[str, int]]]:
+    """Every site of tests/sites reached by some lane, or declared
+    unreachable and reached by none; the kernels list exactly those sites.
+    Returns (test name, ok, detail) per site, and per site the lanes that
+    reached it with their counts."""
+    per_site: dict[str, dict[str, int]] = {r.name: {} for r in rules}
+    listed: set[str] = set()
+    for lane, text in boots:
+        counts = lane_sites(lane, text)
+        if counts is None:
+            continue
+        listed |= set(counts)
+        for name, n in counts.items():
+            if n:
+                per_site.setdefault(name, {})[lane.name] = n
+    out = []
+    if not listed:
+        return [('site_coverage', False, 'no lane printed pgtable_sites: no kernel counts '
+                 'its sites (CONFIG_ARM64_PGTABLE_SITE_COUNTS)')], per_site
+    for r in rules:
+        lanes = per_site.get(r.name, {})
+        total = sum(lanes.values())
+        if r.name not in listed:
+            out.append((f'site_coverage.{r.name}', False, 'not a site the kernels count'))
+        elif r.unreachable:
+            out.append((f'site_coverage.{r.name}', not lanes,
+                        f'reached in {len(lanes)} lanes ({total} times): tests/sites says '
+                        'no lane can, remove "unreachable"' if lanes
+                        else f'unreachable under QEMU: {r.unreachable}'))
+        else:
+            out.append((f'site_coverage.{r.name}', bool(lanes),
+                        f'{total} times in {len(lanes)} lanes' if lanes
+                        else 'no lane reached it'))
+    for name in sorted(listed - {r.name for r in rules}):
+        out.append((f'site_coverage.{name}', False, 'counted by the kernels, not in tests/sites'))
+    return out, per_site

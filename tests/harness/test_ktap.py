@@ -239,6 +239,15 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual((lane.timeout, lane.name), (900, 'patched-2node'))
         self.assertIsNone(runner.parse_matrix('patched 2node x\n')[0].timeout)
 
+    def test_minutes(self) -> None:
+        lane = runner.parse_matrix('patched 8node soak minutes=30\n')[0]
+        # not in the name either: a longer soak of the same lane
+        self.assertEqual((lane.minutes, lane.name), (30, 'patched-8node'))
+        for bad in ('0', 'x', '-1', ''):
+            with self.assertRaises(runner.MatrixError) as cm:
+                runner.parse_matrix(f'patched 8node soak minutes={bad}\n')
+            self.assertIn('is not a positive number of minutes', str(cm.exception))
+
     def test_second_kernel(self) -> None:
         lane = runner.parse_matrix('patched 2node topology hibernate=resumed,ktext\n')[0]
         self.assertEqual((lane.hibernate, lane.kexec, lane.name),

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The run overlay ships the test modules a kernel built, and only those;
-the cross-boot check of the percpu column region's placement."""
+the cross-boot check of the percpu column region's placement; the
+coverage of the maintenance sites across lanes (tests/sites)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,64 @@ class RegionAcrossBoots(unittest.TestCase):
             boot('b', '2node', '0xfffffcfec0000000', 1),
             boot('c', '4node', '0xfffffc0040000000', 126000),
             boot('d', '2node', '0xfffffc0040000000', 126000)]), [])
+
+
+class SiteCoverage(unittest.TestCase):
+    RULES = runner.load_sites('a\nb\nc unreachable no such state in QEMU\n')
+
+    @staticmethod
+    def lane(name: str, **kw) -> runner.Lane:
+        return runner.Lane('patched', '2node', ['x'], label=name, **kw)
+
+    def test_every_site_reached(self) -> None:
+        cov, per_site = runner.site_coverage(
+            [(self.lane('l1'), 'pgtable_sites: a=3 b=0 c=0 \n'),
+             (self.lane('l2'), 'boot\npgtable_sites: a=1 b=2 c=0\n'),
+             (self.lane('vanilla'), 'no counters here\n')], self.RULES)
+        self.assertEqual([(n, ok) for n, ok, _ in cov],
+                         [('site_coverage.a', True), ('site_coverage.b', True),
+                          ('site_coverage.c', True)])
+        self.assertEqual(per_site['a'], {'l1': 3, 'l2': 1})
+        self.assertIn('unreachable under QEMU: no such state', cov[2][2])
+
+    def test_site_nobody_reached(self) -> None:
+        cov, _ = runner.site_coverage([(self.lane('l1'), 'pgtable_sites: a=3 b=0 c=0\n')],
+                                      self.RULES)
+        self.assertEqual(cov[1], ('site_coverage.b', False, 'no lane reached it'))
+
+    def test_unreachable_site_reached(self) -> None:
+        cov, _ = runner.site_coverage([(self.lane('l1'), 'pgtable_sites: a=1 b=1 c=4\n')],
+                                      self.RULES)
+        self.assertFalse(cov[2][1])
+        self.assertIn('remove "unreachable"', cov[2][2])
+
+    def test_lists_disagree(self) -> None:
+        cov, _ = runner.site_coverage([(self.lane('l1'), 'pgtable_sites: a=1 c=0 d=5\n')],
+                                      self.RULES)
+        self.assertIn(('site_coverage.b', False, 'not a site the kernels count'), cov)
+        self.assertIn(('site_coverage.d', False, 'counted by the kernels, not in tests/sites'),
+                      cov)
+
+    def test_no_counters_anywhere(self) -> None:
+        cov, _ = runner.site_coverage([(self.lane('l1'), 'KTAP version 1\n')], self.RULES)
+        self.assertEqual([(n, ok) for n, ok, _ in cov], [('site_coverage', False)])
+
+    def test_second_kernels(self) -> None:
+        text = 'pgtable_sites: a=1 b=0\nKTAP version 1\npgtable_sites: a=2 b=5\n'
+        # kexec: a fresh kernel, the counts add up; hibernate: the same one
+        self.assertEqual(runner.lane_sites(self.lane('k', kexec=['x']), text), {'a': 3, 'b': 5})
+        self.assertEqual(runner.lane_sites(self.lane('h', hibernate=['x']), text),
+                         {'a': 2, 'b': 5})
+
+    def test_bad_rules(self) -> None:
+        for text in ('a b\n', 'a unreachable\n', 'a\na\n'):
+            with self.assertRaises(runner.MatrixError):
+                runner.load_sites(text)
+
+    def test_shipped_rules_parse(self) -> None:
+        with open(os.path.join(TOP, 'tests', 'sites'), encoding='utf-8') as f:
+            rules = runner.load_sites(f.read())
+        self.assertTrue(any(r.unreachable for r in rules))
 
 
 if __name__ == '__main__':

@@ -22,6 +22,17 @@ def select(topo: str = '', kernel: str = ''):
 
 
 class SelectTest(unittest.TestCase):
+    """Against tests/matrix, whatever MATRIX= the run was started with."""
+
+    def setUp(self) -> None:
+        self.saved = (harness.MATRIX, os.environ.pop('SOAK_MINUTES', None))
+        harness.MATRIX = os.path.join(TOP, 'tests', 'matrix')
+
+    def tearDown(self) -> None:
+        harness.MATRIX = self.saved[0]
+        if self.saved[1] is not None:
+            os.environ['SOAK_MINUTES'] = self.saved[1]
+
     def test_unknown_kernel(self) -> None:
         with self.assertRaises(harness.runner.MatrixError) as cm:
             select(kernel='bogus')
@@ -50,6 +61,44 @@ class SelectTest(unittest.TestCase):
         lanes = select('4node-asym', 'patched')
         self.assertTrue(lanes)
         self.assertTrue(all(l.topo == '4node-asym' and l.kernel == 'patched' for l in lanes))
+
+
+class SoakMinutesTest(unittest.TestCase):
+    """make soak MINUTES=M: every soak lane's minutes=, checked before any build."""
+
+    def setUp(self) -> None:
+        self.saved = (harness.MATRIX, os.environ.get('SOAK_MINUTES'))
+        harness.MATRIX = os.path.join(TOP, 'tests', 'matrix-soak')
+
+    def tearDown(self) -> None:
+        harness.MATRIX = self.saved[0]
+        if self.saved[1] is None:
+            os.environ.pop('SOAK_MINUTES', None)
+        else:
+            os.environ['SOAK_MINUTES'] = self.saved[1]
+
+    def test_default_minutes(self) -> None:
+        os.environ.pop('SOAK_MINUTES', None)
+        self.assertTrue(all(l.minutes for l in select()))
+
+    def test_minutes_override(self) -> None:
+        os.environ['SOAK_MINUTES'] = '30'
+        self.assertEqual({l.minutes for l in select()}, {30})
+
+    def test_bad_minutes(self) -> None:
+        for bad in ('abc', '0', '-5', '1.5'):
+            os.environ['SOAK_MINUTES'] = bad
+            with self.assertRaises(harness.runner.MatrixError) as cm:
+                select()
+            self.assertIn(f'MINUTES={bad!r} is not a positive number of minutes',
+                          str(cm.exception))
+
+    def test_minutes_without_soak_lanes(self) -> None:
+        harness.MATRIX = os.path.join(TOP, 'tests', 'matrix')
+        os.environ['SOAK_MINUTES'] = '5'
+        with self.assertRaises(harness.runner.MatrixError) as cm:
+            select()
+        self.assertIn('has no soak lane', str(cm.exception))
 
 
 if __name__ == '__main__':
