@@ -195,7 +195,7 @@ def main() -> int:
                     f.read().rstrip(), '```']
     out += site_table(os.path.join(top, 'build', 'sites.json'))
     out += kill_matrix(args.mutants, top)
-    out += soak_table(os.path.join(top, 'docs', 'data', 'soak'))
+    out += soak_table(os.path.join(top, 'docs', 'data', 'soak'), top)
     print('\n'.join(out))
     return 0
 
@@ -293,11 +293,21 @@ def kill_matrix(mutants: str, top: str) -> list[str]:
             when += f' (recovered, {r["date"]})'
         out.append(f'| {r["name"]} | `{r["file"]}` | {r["why"]} | {r["lane"]} | '
                    f'{r["verdict"]}{when} | {r["detail"].replace("|", "/")[:160]} |')
-    out += ['', f'{counts["killed"]} killed, {counts["survived"]} survived.']
+    # a mutation written but not yet run through make mutants: said, not hidden
+    seen = {os.path.basename(f)[:-5] for f in files}
+    pending = []
+    for mut in sorted(glob.glob(os.path.join(top, 'tests', 'mutants', '**', '*.mutation'),
+                                recursive=True)):
+        name = os.path.relpath(mut, os.path.join(top, 'tests', 'mutants'))[:-9]
+        if name.replace('/', '+') not in seen:
+            pending.append(name)
+            out.append(f'| {name} | | | | not run yet | |')
+    out += ['', f'{counts["killed"]} killed, {counts["survived"]} survived'
+            + (f', {len(pending)} not run yet.' if pending else '.')]
     return out
 
 
-def soak_table(soak: str) -> list[str]:
+def soak_table(soak: str, top: str) -> list[str]:
     """What the lanes of the last `make soak` did (bench/soak_record.py)."""
     import glob
     import json
@@ -338,7 +348,16 @@ def soak_table(soak: str) -> list[str]:
             f'{s.get("objects", "?")}, {s.get("updates", "?")} | '
             f'{s.get("chunks_created", "?")}, {s.get("chunks_destroyed", "?")} | '
             f'{s.get("alias_pages", "?")} |')
-    first = json.load(open(files[0], encoding='utf-8'))
+    # a lane of tests/matrix-soak with no record yet: said, not hidden
+    sys.path.insert(0, os.path.join(top, 'scripts'))
+    from harness import runner  # noqa: E402
+    with open(os.path.join(top, 'tests', 'matrix-soak'), encoding='utf-8') as f:
+        recorded = {os.path.basename(p)[:-5] for p in files}
+        for lane in runner.parse_matrix(f.read(), 'tests/matrix-soak'):
+            if lane.name not in recorded:
+                out.append(f'| {lane.name} | | {lane.minutes} | not run yet | | | | | | | | |')
+    with open(files[0], encoding='utf-8') as f:
+        first = json.load(f)
     out += ['', f'Kernel {first["linux"]}, series {first["series"]}, {first["qemu"]}.']
     return out
 

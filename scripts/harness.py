@@ -6,6 +6,7 @@
   harness.py kernels [--topo T] [--kernel K]             kernels those lanes need
   harness.py boot KERNEL TOPO TESTS                       boot one lane
   harness.py parse LOG                                    judge one console log
+  harness.py sites                                        site coverage of the last runs
   harness.py topo NAME|FILE                               QEMU args for a topology
 """
 
@@ -15,6 +16,7 @@ import argparse
 import dataclasses
 import glob
 import io
+import json
 import os
 import sys
 import unittest
@@ -135,8 +137,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         p, f = selftest()
         print(f'harness self-tests: {p} passed, {f} failed')
         passed, failed = passed + p, failed + f
+    # the full matrix also shows that its lanes ran every site of tests/sites
+    full = (not args.topo and not args.kernel
+            and os.path.abspath(MATRIX) == os.path.join(TOP, 'tests', 'matrix'))
     try:
         lanes = select(args)
+        if full:
+            with open(os.path.join(TOP, 'tests', 'sites'), encoding='utf-8') as f:
+                rules = runner.load_sites(f.read())
     except (runner.MatrixError, OSError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 2
@@ -176,6 +184,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         print('  NOT RUN  region_differs_between_boots: needs two KASLR boots of one '
               'kernel and topology that run pcpu_pgtable.sh')
 
+    # Across lanes: every TLB, cache and ordering site the kernels count ran
+    # somewhere (bench/report.py shows where, from build/sites.json).
+    if full:
+        p, f = report_sites(boots, rules)
+        passed, failed = passed + p, failed + f
+    else:
+        print('  NOT RUN  site_coverage: needs every lane of tests/matrix (a full make check)')
+
     # The code of the this_cpu ops, when the lanes built all four kernels.
     if {'vanilla', 'patched', 'kseq', 'stock'} <= {l.kernel for l in lanes}:
         p, f = codegen_check()
@@ -195,6 +211,48 @@ def cmd_check(args: argparse.Namespace) -> int:
     # skips are neither passes nor failures: said, so they cannot hide
     print(f'{passed} passed, {failed} failed, {skipped} skipped')
     return 1 if failed else 0
+
+
+def report_sites(boots: list[tuple[runner.Lane, str]], rules: list[runner.SiteRule]
+                 ) -> tuple[int, int]:
+    """Site coverage over these boots, printed and kept in build/sites.json."""
+    cov, per_site = runner.site_coverage(boots, rules)
+    for name, ok, detail in cov:
+        print(f'  {"PASS" if ok else "FAIL":8s} {name}: {detail}')
+    with open(os.path.join(BUILD, 'sites.json'), 'w', encoding='utf-8') as f:
+        json.dump({'rules': [dataclasses.asdict(r) for r in rules], 'sites': per_site},
+                  f, indent=1)
+    ok = sum(1 for _, good, _ in cov if good)
+    return ok, len(cov) - ok
+
+
+def cmd_sites(args: argparse.Namespace) -> int:
+    """Site coverage from the last run of every lane of tests/matrix (after
+    make check split by KERNEL=, say); a lane never run is an error."""
+    try:
+        with open(os.path.join(TOP, 'tests', 'matrix'), encoding='utf-8') as f:
+            lanes = runner.parse_matrix(f.read())
+        with open(os.path.join(TOP, 'tests', 'sites'), encoding='utf-8') as f:
+            rules = runner.load_sites(f.read())
+    except (runner.MatrixError, OSError) as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 2
+    boots, missing = [], []
+    for lane in lanes:
+        log = os.path.join(BUILD, 'runs', lane.name, 'console.log')
+        if not os.path.exists(log):
+            missing.append(lane.name)
+            continue
+        with open(log, encoding='utf-8', errors='replace') as f:
+            boots.append((lane, f.read()))
+    if missing:
+        print(f'{"warning" if args.allow_missing else "error"}: no run of {len(missing)} '
+              f'lanes of tests/matrix: {", ".join(missing)}', file=sys.stderr)
+        if not args.allow_missing:
+            return 2
+    p, f = report_sites(boots, rules)
+    print(f'{p} passed, {f} failed')
+    return 1 if f else 0
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
@@ -309,6 +367,9 @@ def main() -> int:
                    help='one TCG thread for all vCPUs')
     p.add_argument('--timeout', type=int, default=None,
                    help="seconds before the boot counts as hung (default: the topology's)")
+    p = sub.add_parser('sites', help='site coverage from the last runs of tests/matrix')
+    p.add_argument('--allow-missing', action='store_true',
+                   help='judge the lanes that ran; name the others')
     p = sub.add_parser('parse')
     p.add_argument('log')
     p.add_argument('--docs', type=int, default=2, help='KTAP documents expected')
@@ -317,7 +378,7 @@ def main() -> int:
     p.add_argument('--expect', action='store_true', help='print what the guest should see')
     args = ap.parse_args()
     return {'check': cmd_check, 'boot': cmd_boot, 'kernels': cmd_kernels, 'parse': cmd_parse,
-            'topo': cmd_topo}[args.cmd](args)
+            'topo': cmd_topo, 'sites': cmd_sites}[args.cmd](args)
 
 
 if __name__ == '__main__':
