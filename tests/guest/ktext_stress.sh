@@ -46,21 +46,8 @@ if [ "$SECS" = bad ] || [ ! -f "$MOD" ] || [ ! -w $K/run ]; then
 	exit 1
 fi
 
-churn() {
-	n=0
-	while [ ! -e /tmp/stop-churn ]; do
-		for c in $(ls -d $SYS/cpu[1-9]* 2>/dev/null | sed 's/.*cpu//'); do
-			echo 0 >$SYS/cpu$c/online 2>/dev/null &&
-				echo 1 >$SYS/cpu$c/online 2>/dev/null && n=$((n + 1))
-			[ -e /tmp/stop-churn ] && break
-		done
-		sleep 0.1
-	done
-	echo $n >/tmp/churn-count
-}
-
 rm -f /tmp/stop-churn
-churn &
+hotplug_churn /tmp/churn-count &
 cpid=$!
 if [ "$NG" = 1 ]; then
 	stress-ng --fork 2 --switch 2 --futex 2 --affinity 2 --timeout "$((SECS + 5))s" \

@@ -55,20 +55,6 @@ now() { date +%s; }
 END=$(($(now) + SECS))
 rm -f /tmp/stop-churn /tmp/soak.* 2>/dev/null
 
-# CPU hotplug churn until told to stop; the count of cycles at the end
-churn() {
-	n=0
-	while [ ! -e /tmp/stop-churn ]; do
-		for c in $(ls -d $SYS/cpu[1-9]* 2>/dev/null | sed 's/.*cpu//'); do
-			echo 0 >$SYS/cpu$c/online 2>/dev/null &&
-				echo 1 >$SYS/cpu$c/online 2>/dev/null && n=$((n + 1))
-			[ -e /tmp/stop-churn ] && break
-		done
-		sleep 0.1
-	done
-	echo $n >/tmp/soak.churn
-}
-
 # percpu_soak, once per 300 s at most, until the deadline; the sums of its
 # counts, or the first failure, in /tmp/soak.percpu
 percpu_loop() {
@@ -131,7 +117,7 @@ ktap_diag "${SECS}s: percpu churn, text patching, CPU hotplug churn$([ "$NG" = 1
 # the KUnit output of ktext_stress goes to debugfs; keep the console quiet
 lvl=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 >/proc/sys/kernel/printk
-churn &
+hotplug_churn /tmp/soak.churn &
 cpid=$!
 if [ "$NG" = 1 ]; then
 	# 1M per mmap instance: see stress.sh

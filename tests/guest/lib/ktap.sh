@@ -143,3 +143,20 @@ ktap_kunit_rerun() {
 		ktap_ok "$1"
 	fi
 }
+
+# hotplug_churn COUNTFILE: every CPU but the boot CPU offline and online in
+# turn until /tmp/stop-churn exists; then the number of completed cycles
+# goes to COUNTFILE. Run it in the background.
+hotplug_churn() {
+	_n=0
+	while [ ! -e /tmp/stop-churn ]; do
+		for _c in $(ls -d /sys/devices/system/cpu/cpu[1-9]* 2>/dev/null | sed 's/.*cpu//'); do
+			echo 0 >/sys/devices/system/cpu/cpu$_c/online 2>/dev/null &&
+				echo 1 >/sys/devices/system/cpu/cpu$_c/online 2>/dev/null &&
+				_n=$((_n + 1))
+			[ -e /tmp/stop-churn ] && break
+		done
+		sleep 0.1
+	done
+	echo $_n >"$1"
+}

@@ -8,38 +8,12 @@
  * static and freestanding (scripts/initramfs.sh), with raw system calls.
  */
 #define SYS_openat 56
-#define SYS_write 64
 #define SYS_exit 93
 #define SYS_reboot 142
 #define SYS_kexec_file_load 294
 #define AT_FDCWD -100
 
-static long sc(long n, long a, long b, long c, long d, long e)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	register long x4 __asm__("x4") = e;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4) : "memory");
-	return x0;
-}
-
-static unsigned long len(const char *s)
-{
-	unsigned long n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-static void say(const char *s)
-{
-	sc(SYS_write, 2, (long)s, len(s), 0, 0);
-}
+#include "sys.h"
 
 int main(int argc, char **argv)
 {
@@ -65,6 +39,3 @@ int main(int argc, char **argv)
 	say("kexec_reboot: reboot failed\n");
 	return 1;
 }
-
-void _start(void);
-__asm__(".global _start\n_start:\n ldr x0, [sp]\n add x1, sp, #8\n bl main\n mov x8, #93\n svc #0\n");
