@@ -72,7 +72,8 @@ def select(args: argparse.Namespace) -> list[runner.Lane]:
     on_topo = next((l for l in lanes if l.topo == topo), None)
     if model is None:
         base = dataclasses.replace(on_topo or lanes[0], cpu='', append='', singlestep=False,
-                                   tcg_single=False, seed=None, kexec=None, hibernate=None)
+                                   tcg_single=False, tcg_icount=False, seed=None, kexec=None,
+                                   hibernate=None)
     else:
         base = model
     tests = base.tests if on_topo is not None else ['topology', 'hotplug']
@@ -267,9 +268,10 @@ def cmd_boot(args: argparse.Namespace) -> int:
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
                        args.cpu, args.append, args.name, args.singlestep, args.seed,
                        args.timeout, skip=[p for p in args.skip.split(',') if p],
-                       tcg_single=args.tcg_single)
-    if lane.singlestep and lane.tcg_single:
-        print('error: --singlestep already runs one TCG thread', file=sys.stderr)
+                       tcg_single=args.tcg_single, tcg_icount=args.tcg_icount)
+    if sum((lane.singlestep, lane.tcg_single, lane.tcg_icount)) > 1:
+        print('error: choose one of --singlestep, --tcg-single and --tcg-icount',
+              file=sys.stderr)
         return 2
     for key in ('kexec', 'hibernate'):
         val = getattr(args, key)
@@ -365,6 +367,8 @@ def main() -> int:
                    help='the skips this boot expects (as skip= in tests/matrix); others fail')
     p.add_argument('--tcg-single', action='store_true',
                    help='one TCG thread for all vCPUs')
+    p.add_argument('--tcg-icount', action='store_true',
+                   help='one TCG thread for all vCPUs, the guest clock counting instructions')
     p.add_argument('--timeout', type=int, default=None,
                    help="seconds before the boot counts as hung (default: the topology's)")
     p = sub.add_parser('sites', help='site coverage from the last runs of tests/matrix')

@@ -49,6 +49,14 @@ def singlestep_args(version: tuple[int, int]) -> list[str]:
 # thread per vCPU: other interleavings of the same guest code.
 SINGLE_THREAD_ARGS = ['-accel', 'tcg,thread=single']
 
+# tcg=icount: the same, with the guest clock counting instructions, as for
+# singlestep but with whole translation blocks. For the big machines: 64
+# or more vCPU threads on two host cores leave some unscheduled for
+# seconds while the guest clock runs on, and the guest reports RCU stalls
+# and soft lockups of CPUs that simply did not run. With icount no vCPU
+# falls behind the clock; a stall reported there is the guest's own.
+ICOUNT_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off']
+
 QEMU = 'qemu-system-aarch64'
 QEMU_MIN = (7, 0)
 
@@ -120,8 +128,9 @@ class Lane:
     # other skip fails the lane, and so does a pattern that matched none
     skip: list[str] = dataclasses.field(default_factory=list)
     # one TCG thread for all vCPUs (without singlestep's one instruction
-    # per block)
+    # per block); tcg_icount: and a guest clock that counts instructions
     tcg_single: bool = False
+    tcg_icount: bool = False
     # KUnit at boot (kunit=off: kunit.enable=0, for boot-only lanes of big
     # machines, where the suites would take hours under TCG)
     kunit: bool = True
@@ -137,6 +146,8 @@ class Lane:
         suffix = f'-{self.cpu.split(",")[0]}' if self.cpu else ''
         if self.singlestep:
             suffix += '-singlestep'
+        elif self.tcg_icount:
+            suffix += '-icount'
         elif self.tcg_single:
             suffix += '-tcg1'
         if not self.kunit:
@@ -217,17 +228,18 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
                                       'positive number of minutes')
                 lane.minutes = int(val)
             elif key == 'tcg':
-                if val != 'single':
-                    raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single '
-                                      '(the default is a thread per vCPU)')
-                lane.tcg_single = True
+                if val not in ('single', 'icount'):
+                    raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single or '
+                                      'tcg=icount (the default is a thread per vCPU)')
+                lane.tcg_single = val == 'single'
+                lane.tcg_icount = val == 'icount'
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
                                   'append=, singlestep, tcg=, kunit=, seed=, timeout=, kexec=, '
                                   'hibernate=, skip= or minutes=)')
-        if lane.singlestep and lane.tcg_single:
-            raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread: '
-                              'drop tcg=single')
+        if lane.singlestep and (lane.tcg_single or lane.tcg_icount):
+            raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread '
+                              'with icount: drop tcg=')
         lanes.append(lane)
     return lanes
 
@@ -415,6 +427,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
                 + machine + disk
                 + (singlestep_args(qemu_version()) if lane.singlestep else [])
                 + (SINGLE_THREAD_ARGS if lane.tcg_single else [])
+                + (ICOUNT_ARGS if lane.tcg_icount else [])
                 + (['-seed', str(lane.seed)] if lane.seed is not None else [])
                 + ['-kernel', image, '-initrd', initrd, '-append', cmdline])
 

@@ -34,7 +34,7 @@ done
 [ $ok = 1 ] && ktap_ok status_file || ktap_fail status_file
 
 image=$(val image_node)
-ktext_expect "$image" $EXP >/tmp/ktext.want
+ktext_expect "$image" $EXP "$(cmdline_param ktext_fail_reserve)" >/tmp/ktext.want
 sed 's/^/# expected: /' /tmp/ktext.want
 ncopies=$(grep -c '^copy' /tmp/ktext.want)
 

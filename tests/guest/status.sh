@@ -28,7 +28,7 @@ ktap_diag "boot log: ${1:-?} KiB for ${2:-?} CPUs"
 ktap_check tables_agree_with_log eval '[ "$2" = "$cpus" ] &&
 	[ $(($1 * 1024)) -le "$(pv table_bytes_total)" ]'
 
-ktext_expect "$(kv image_node)" $EXP >/tmp/ktext.want
+ktext_expect "$(kv image_node)" $EXP "$(cmdline_param ktext_fail_reserve)" >/tmp/ktext.want
 n=$(grep -c '^copy' /tmp/ktext.want)
 ktap_diag "text replication: enabled $(kv enabled), $(kv copies) copies ($n expected), $(kv replica_bytes_total) bytes of text, $(kv rodata_bytes_total) of rodata, $(kv table_bytes_total) of node tables"
 ktap_check text_copies eval '[ "$(kv copies)" = "$n" ] &&

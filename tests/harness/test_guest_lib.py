@@ -87,13 +87,13 @@ class BoolParam(unittest.TestCase):
 
 
 class KtextExpect(unittest.TestCase):
-    def expect(self, topo: str, image: int = 0) -> list[str]:
+    def expect(self, topo: str, image: int = 0, failed: str = '') -> list[str]:
         exp = subprocess.run(['python3', os.path.join(TOP, 'scripts', 'harness.py'), 'topo',
                               topo, '--expect'], capture_output=True, text=True, check=True)
         with tempfile.NamedTemporaryFile('w', suffix='.topo') as f:
             f.write(exp.stdout)
             f.flush()
-            out = subprocess.run(['sh', '-c', f'. {LIB}; ktext_expect {image} {f.name}'],
+            out = subprocess.run(['sh', '-c', f'. {LIB}; ktext_expect {image} {f.name} "{failed}"'],
                                  capture_output=True, text=True, check=True)
         return sorted(out.stdout.splitlines())
 
@@ -105,6 +105,16 @@ class KtextExpect(unittest.TestCase):
         # a node without CPUs needs nothing
         self.assertEqual(self.expect('cpuless'), ['source 0 0'])
         self.assertEqual(len([l for l in self.expect('8node', 3) if l.startswith('copy')]), 7)
+
+    def test_failed_reservations(self) -> None:
+        # ktext_fail_reserve=: a failed node and the nodes it served run the original
+        self.assertEqual(self.expect('memless-far', failed='1'),
+                         ['source 0 0', 'source 1 0', 'source 2 0'])
+        four = self.expect('4node-asym', failed='1,3')
+        self.assertEqual(four, ['copy 2', 'source 0 0', 'source 1 0', 'source 2 2',
+                                'source 3 0'])
+        self.assertEqual(len([l for l in self.expect('8node', failed='2-5')
+                              if l.startswith('copy')]), 3)
 
 
 if __name__ == '__main__':

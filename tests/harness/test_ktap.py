@@ -228,6 +228,9 @@ class MatrixTest(unittest.TestCase):
         lane = runner.parse_matrix('patched 2node x skip=a.b,c.* tcg=single skip=d\n')[0]
         self.assertEqual((lane.skip, lane.tcg_single, lane.name),
                          (['a.b', 'c.*', 'd'], True, 'patched-2node-tcg1'))
+        lane = runner.parse_matrix('patched 64cpu-4node x tcg=icount\n')[0]
+        self.assertEqual((lane.tcg_single, lane.tcg_icount, lane.name),
+                         (False, True, 'patched-64cpu-4node-icount'))
 
     def test_seed(self) -> None:
         lane = runner.parse_matrix('patched 2node pcpu_pgtable seed=14 append=x=2\n')[0]
@@ -268,7 +271,8 @@ class MatrixTest(unittest.TestCase):
                            ('patched 2node x timeout=1m\n', "timeout='1m' is not"),
                            ('patched 2node x skip=\n', 'skip= names no test'),
                            ('patched 2node x tcg=multi\n', "tcg='multi': expected"),
-                           ('patched 2node x tcg=single singlestep\n', 'drop tcg=single')):
+                           ('patched 2node x tcg=single singlestep\n', 'drop tcg='),
+                           ('patched 2node x tcg=icount singlestep\n', 'drop tcg=')):
             with self.subTest(text=text):
                 with self.assertRaises(runner.MatrixError) as cm:
                     runner.parse_matrix(text, 'm')

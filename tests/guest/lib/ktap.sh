@@ -84,12 +84,22 @@ ktap_tables_as_booted() {
 	ktap_check "$1" [ "$(awk '$1 == "enabled" { print $2 }' $_st 2>/dev/null)" = $_want ]
 }
 
-# ktext_expect IMAGE_NODE TOPOLOGY: what text replication must do on the
-# topology (/etc/harness/topology): "source N S" for every node N with CPUs
-# (S: N if it has memory, else the nearest node with memory, ties to the
-# lowest id) and "copy S" for every source that is not the image's node.
+# ktext_expect IMAGE_NODE TOPOLOGY [FAILED]: what text replication must do
+# on the topology (/etc/harness/topology): "source N S" for every node N
+# with CPUs (S: N if it has memory, else the nearest node with memory, ties
+# to the lowest id) and "copy S" for every source that is not the image's
+# node. FAILED, a node list as ktext_fail_reserve= takes it ("1,3-4"):
+# nodes whose copy could not be reserved; their CPUs run the original.
 ktext_expect() {
-	awk -v image="$1" '
+	awk -v image="$1" -v failed="$3" '
+	BEGIN {
+		n = split(failed, parts, ",")
+		for (i = 1; i <= n; i++) {
+			if (split(parts[i], r, "-") == 2)
+				for (j = r[1]; j <= r[2]; j++) fail[j] = 1
+			else if (parts[i] != "") fail[parts[i]] = 1
+		}
+	}
 	$1 == "node" {
 		n = $2; cpus[n] = $4; mem[n] = $6
 		for (i = 8; i <= NF; i++) dist[n, i - 8] = $i
@@ -106,6 +116,7 @@ ktext_expect() {
 				if (mem[m] == 0) continue
 				if (src < 0 || dist[n, m] < dist[n, src]) src = m
 			}
+			if (src in fail) src = image
 			print "source", n, src
 			if (src != image) copy[src] = 1
 		}
