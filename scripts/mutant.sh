@@ -80,8 +80,10 @@ for n in "${names[@]}"; do
 	verdict=$(python3 - "$r" "$expect" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-hit = [s for p, s, _ in r['tests'] if p.endswith(sys.argv[2])]
-others = [p for p, s, _ in r['tests'] if s == 'fail' and not p.endswith(sys.argv[2])]
+# the case itself, or one of its parameters (SUITE.CASE.PARAM)
+def ours(p): return p.endswith(sys.argv[2]) or '.' + sys.argv[2] + '.' in p
+hit = [s for p, s, _ in r['tests'] if ours(p)]
+others = [p for p, s, _ in r['tests'] if s == 'fail' and not ours(p)]
 if 'fail' in hit:
     print('test')
 elif r['verdict'] == 'FAIL':

@@ -152,6 +152,9 @@ class Lane:
             suffix += '-tcg1'
         if not self.kunit:
             suffix += '-nokunit'
+        if self.minutes:
+            # a soak lane: never the run directory of a make check lane
+            suffix += '-soak'
         if self.seed is not None:
             suffix += f'-seed{self.seed}'
         if self.kexec is not None:

@@ -24,9 +24,11 @@ ktap_check tables_on eval '[ "$(pv enabled)" = 1 ] && [ "$(pv possible_cpus)" = 
 # since (a later chunk's region PMD page)
 boot=$(dmesg | sed -n 's/.*per-CPU page tables: \([0-9]*\) KiB for \([0-9]*\) CPUs.*/\1 \2/p')
 set -- $boot
+# named: inside ktap_check's eval, $1 and $2 would be ktap_check's own
+boot_kib=${1:-0} boot_cpus=${2:-?}
 ktap_diag "boot log: ${1:-?} KiB for ${2:-?} CPUs"
-ktap_check tables_agree_with_log eval '[ "$2" = "$cpus" ] &&
-	[ $(($1 * 1024)) -le "$(pv table_bytes_total)" ]'
+ktap_check tables_agree_with_log eval '[ "$boot_cpus" = "$cpus" ] &&
+	[ $((boot_kib * 1024)) -le "$(pv table_bytes_total)" ] && [ "$boot_kib" -gt 0 ]'
 
 ktext_expect "$(kv image_node)" $EXP "$(cmdline_param ktext_fail_reserve)" >/tmp/ktext.want
 n=$(grep -c '^copy' /tmp/ktext.want)

@@ -244,8 +244,9 @@ class MatrixTest(unittest.TestCase):
 
     def test_minutes(self) -> None:
         lane = runner.parse_matrix('patched 8node soak minutes=30\n')[0]
-        # not in the name either: a longer soak of the same lane
-        self.assertEqual((lane.minutes, lane.name), (30, 'patched-8node'))
+        # -soak: never the run directory of make check's patched-8node; the
+        # minutes are not in the name: a longer soak of the same lane
+        self.assertEqual((lane.minutes, lane.name), (30, 'patched-8node-soak'))
         for bad in ('0', 'x', '-1', ''):
             with self.assertRaises(runner.MatrixError) as cm:
                 runner.parse_matrix(f'patched 8node soak minutes={bad}\n')
