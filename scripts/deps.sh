@@ -8,6 +8,7 @@ set -euo pipefail
 PKGS=(
 	"$SRCPKG"                     # the kernel source we patch
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+	gcc libc6-dev                 # host: the kernel's host tools, the kinsn TCG plugin
 	make flex bison bc libssl-dev libelf-dev cpio xz-utils kmod perl
 	python3 git ccache rsync
 	qemu-system-arm               # qemu-system-aarch64

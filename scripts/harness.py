@@ -18,6 +18,7 @@ import glob
 import io
 import json
 import os
+import subprocess
 import sys
 import unittest
 
@@ -268,7 +269,8 @@ def cmd_boot(args: argparse.Namespace) -> int:
     lane = runner.Lane(args.kernel, args.topo, [t for t in args.tests.split(',') if t and t != '-'],
                        args.cpu, args.append, args.name, args.singlestep, args.seed,
                        args.timeout, skip=[p for p in args.skip.split(',') if p],
-                       tcg_single=args.tcg_single, tcg_icount=args.tcg_icount)
+                       tcg_single=args.tcg_single, tcg_icount=args.tcg_icount,
+                       kunit=not args.kunit_off, kinsn=args.kinsn)
     if sum((lane.singlestep, lane.tcg_single, lane.tcg_icount)) > 1:
         print('error: choose one of --singlestep, --tcg-single and --tcg-icount',
               file=sys.stderr)
@@ -285,9 +287,13 @@ def cmd_boot(args: argparse.Namespace) -> int:
     if lane.kexec is not None and lane.hibernate is not None:
         print('error: --kexec and --hibernate: one second kernel per boot', file=sys.stderr)
         return 2
+    if lane.kinsn and (lane.kexec is not None or lane.hibernate is not None):
+        print('error: --kinsn counts one boot: not with --kexec or --hibernate', file=sys.stderr)
+        return 2
     try:
         res = runner.boot(lane, TOP, BUILD)
-    except (topology.TopologyError, FileNotFoundError, runner.QemuError) as e:
+    except (topology.TopologyError, FileNotFoundError, runner.QemuError,
+            subprocess.CalledProcessError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 2
     c = res.counts()
@@ -371,6 +377,11 @@ def main() -> int:
                    help='one TCG thread for all vCPUs, the guest clock counting instructions')
     p.add_argument('--timeout', type=int, default=None,
                    help="seconds before the boot counts as hung (default: the topology's)")
+    p.add_argument('--kunit-off', action='store_true',
+                   help='no KUnit at boot (as kunit=off in tests/matrix)')
+    p.add_argument('--kinsn', action='store_true',
+                   help='count instructions per vCPU and source node with the kinsn TCG plugin '
+                        '(build/runs/NAME/kinsn.txt)')
     p = sub.add_parser('sites', help='site coverage from the last runs of tests/matrix')
     p.add_argument('--allow-missing', action='store_true',
                    help='judge the lanes that ran; name the others')

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""mutate.py MUTATION TREE | --lane MUTATION - apply one scripted mutation.
+"""mutate.py [--check] MUTATION TREE | --lane MUTATION - apply one scripted
+mutation (--check: only say whether it applies, writing nothing).
 
 A mutation file has "key: value" lines: file (path in the kernel tree),
 find (a Python regex, matched exactly once), replace, topo, tests, append
@@ -70,6 +71,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--lane', action='store_true',
                     help='print: topo tests append expect kernel cpu then skip')
+    ap.add_argument('--check', action='store_true',
+                    help='whether every edit applies to TREE; change nothing')
     ap.add_argument('mutation')
     ap.add_argument('tree', nargs='?')
     a = ap.parse_args()
@@ -83,17 +86,21 @@ def main() -> int:
         print('\t'.join((m['topo'], m['tests'], m.get('append', '-') or '-', m['expect'],
                          kernel, m.get('cpu', '-') or '-', then, m.get('skip', '-') or '-')))
         return 0
+    text: dict[str, str] = {}
     for file, find, replace in edits(m):
         path = f'{a.tree}/{file}'
-        with open(path, encoding='utf-8') as f:
-            s = f.read()
-        n = len(re.findall(find, s, flags=re.S))
+        if path not in text:
+            with open(path, encoding='utf-8') as f:
+                text[path] = f.read()
+        n = len(re.findall(find, text[path], flags=re.S))
         if n != 1:
             print(f'{a.mutation}: "{find[:40]}" matches {n} times in {file}', file=sys.stderr)
             return 1
-        s = re.sub(find, replace.replace('\\n', '\n'), s, flags=re.S)
-        with open(path, 'w', encoding='utf-8') as f:
-            f.write(s)
+        text[path] = re.sub(find, replace.replace('\\n', '\n'), text[path], flags=re.S)
+    if not a.check:
+        for path, s in text.items():
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(s)
     return 0
 
 

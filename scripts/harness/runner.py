@@ -17,7 +17,7 @@ import shlex
 import subprocess
 import time
 
-from . import cpio, ktap, topology
+from . import cpio, kinsn, ktap, topology
 
 # log_buf_len: the guest tests read the boot log with dmesg; at the
 # default 128 KiB, KUnit's output can push its first lines out.
@@ -138,6 +138,10 @@ class Lane:
     # (soak_secs= on the command line; make soak MINUTES=M overrides it),
     # and the boot may take that much longer than the timeout
     minutes: int | None = None
+    # the kinsn TCG plugin (bench/plugin/kinsn.c) counts the instructions
+    # each vCPU executes, kernel and user, and from which node's memory
+    # the kernel's were fetched: each node's RAM is a file under /dev/shm
+    kinsn: bool = False
 
     @property
     def name(self) -> str:
@@ -155,6 +159,8 @@ class Lane:
         if self.minutes:
             # a soak lane: never the run directory of a make check lane
             suffix += '-soak'
+        if self.kinsn:
+            suffix += '-kinsn'
         if self.seed is not None:
             suffix += f'-seed{self.seed}'
         if self.kexec is not None:
@@ -173,7 +179,7 @@ class MatrixError(Exception):
 def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS] [kunit=off] [minutes=M]"""
+    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn]"""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -187,12 +193,14 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
                               '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
-                              '[kunit=off] [minutes=M]"')
+                              '[kunit=off] [minutes=M] [kinsn]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
             if opt == 'singlestep':
                 lane.singlestep = True
+            elif opt == 'kinsn':
+                lane.kinsn = True
             elif key == 'cpu':
                 lane.cpu = val
             elif key == 'append':
@@ -239,10 +247,13 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
                                   'append=, singlestep, tcg=, kunit=, seed=, timeout=, kexec=, '
-                                  'hibernate=, skip= or minutes=)')
+                                  'hibernate=, skip=, minutes= or kinsn)')
         if lane.singlestep and (lane.tcg_single or lane.tcg_icount):
             raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread '
                               'with icount: drop tcg=')
+        if lane.kinsn and (lane.kexec is not None or lane.hibernate is not None):
+            raise MatrixError(f'{path}:{lineno}: kinsn counts one boot: not with kexec= '
+                              'or hibernate=')
         lanes.append(lane)
     return lanes
 
@@ -257,6 +268,8 @@ class Result:
     tests: list[tuple[str, str, str]]   # (path, status, reason)
     # failed test path -> the diagnostic lines the guest printed before it
     diags: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    # kinsn lanes: the plugin's windows (kinsn.parse)
+    kinsn: dict | None = None
 
     def counts(self) -> dict[str, int]:
         c = {'pass': 0, 'fail': 0, 'skip': 0}
@@ -412,7 +425,18 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
                       if x)
     # QEMU's emulated GICv3 ITS does not survive kexec in 6.12: vanilla's
     # second kernel hangs in its setup (docs/design.md section 5)
-    machine = topology.qemu_args(topo, 'its=off' if lane.kexec is not None else '')
+    plugin, mem_prefix = [], ''
+    if lane.kinsn:
+        if lane.kexec is not None or lane.hibernate is not None:
+            raise ValueError(f'{lane.name}: kinsn counts one boot: not with kexec or hibernate')
+        mem_prefix = f'/dev/shm/kinsn-{os.getpid()}.node'
+        # QEMU runs in rundir, and an option value's commas would need doubling
+        plugin = ['-plugin', f'{kinsn.build(top, build)},out=kinsn.txt,mem={mem_prefix}']
+        stale = os.path.join(rundir, 'kinsn.txt')
+        if os.path.exists(stale):
+            os.unlink(stale)
+    machine = topology.qemu_args(topo, 'its=off' if lane.kexec is not None else '',
+                                 mem_prefix=mem_prefix)
     disk = []
     if lane.hibernate is not None:
         swap = os.path.join(rundir, 'swap.img')
@@ -432,6 +456,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
                 + (SINGLE_THREAD_ARGS if lane.tcg_single else [])
                 + (ICOUNT_ARGS if lane.tcg_icount else [])
                 + (['-seed', str(lane.seed)] if lane.seed is not None else [])
+                + plugin
                 + ['-kernel', image, '-initrd', initrd, '-append', cmdline])
 
     timeout = lane.timeout or topo.timeout
@@ -442,7 +467,12 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     cmd = qemu(log, append)
     cmds = [cmd]
     start = time.monotonic()
-    code, timed_out = run_qemu(cmd, rundir, timeout * (2 if lane.kexec is not None else 1))
+    try:
+        code, timed_out = run_qemu(cmd, rundir, timeout * (2 if lane.kexec is not None else 1))
+    finally:
+        for node in topo.nodes if mem_prefix else []:
+            if os.path.exists(f'{mem_prefix}{node.nid}'):
+                os.unlink(f'{mem_prefix}{node.nid}')
     reasons = []
     if lane.hibernate is not None:
         # the first boot hibernated and powered off; the second, the same
@@ -476,7 +506,8 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     if not os.path.exists(log):     # QEMU did not start: its stderr says why
         open(log, 'w', encoding='utf-8').close()
     with open(log, encoding='utf-8', errors='replace') as f:
-        console = ktap.parse_console(f.read())
+        text = f.read()
+    console = ktap.parse_console(text)
     # KTAP documents: KUnit's and the guest tests' of each kernel (the
     # kernel restoring a hibernation image runs neither)
     reasons += judge(console, code, timed_out, expect_docs=len(doc_roles(lane)))
@@ -491,9 +522,24 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     tests, why = apply_policy(lane, console, required_suites(lane.kernel, table), tests)
     reasons += why
     failed = [p for p, s, _ in tests if s == 'fail']
+    counted = None
+    if lane.kinsn:
+        # the plugin's windows; with bench.sh, what each one ran, and the
+        # kernel instructions per op (make bench-insn)
+        try:
+            with open(os.path.join(rundir, 'kinsn.txt'), encoding='utf-8') as f:
+                windows = kinsn.parse(f.read())
+            counted = {'total': windows['total']}
+            if 'bench' in lane.tests:
+                counted['windows'] = kinsn.bench_windows(text, windows)
+                counted['per_op'] = kinsn.per_op(counted['windows'])
+        except OSError:
+            reasons.append('kinsn: the plugin wrote no counts (kinsn.txt missing)')
+        except ValueError as e:
+            reasons.append(f'kinsn: {e}')
     res = Result(lane.name, 'FAIL' if reasons or failed else 'PASS', reasons, secs,
                  os.path.relpath(log, os.path.dirname(build)), tests,
-                 {p: d for p, d in console.diagnostics().items() if p in failed})
+                 {p: d for p, d in console.diagnostics().items() if p in failed}, counted)
     with open(os.path.join(rundir, 'result.json'), 'w', encoding='utf-8') as f:
         json.dump(dataclasses.asdict(res), f, indent=1)
     os.unlink(initrd)

@@ -181,16 +181,21 @@ def load(path: str) -> Topology:
     return parse(text, path, name)
 
 
-def qemu_args(topo: Topology, machine: str = '') -> list[str]:
+def qemu_args(topo: Topology, machine: str = '', mem_prefix: str = '') -> list[str]:
     """QEMU machine, CPU, memory and NUMA arguments for this topology;
-    machine: more -M virt options (e.g. its=off)."""
+    machine: more -M virt options (e.g. its=off); mem_prefix: node N's RAM
+    is the file mem_prefix + N (for the kinsn plugin), else anonymous."""
     n = topo.ncpus
     args = ['-M', 'virt,gic-version=3' + (f',{machine}' if machine else ''), '-cpu', topo.cpu_model,
             '-smp', f'{n},sockets={n},cores=1,threads=1', '-m', f'{topo.mem_mb}M']
     for node in topo.nodes:
         spec = f'node,nodeid={node.nid}'
         if node.mem_mb:
-            args += ['-object', f'memory-backend-ram,id=mem{node.nid},size={node.mem_mb}M']
+            if mem_prefix:
+                args += ['-object', f'memory-backend-file,id=mem{node.nid},size={node.mem_mb}M,'
+                         f'mem-path={mem_prefix}{node.nid},share=on']
+            else:
+                args += ['-object', f'memory-backend-ram,id=mem{node.nid},size={node.mem_mb}M']
             spec += f',memdev=mem{node.nid}'
         args += ['-numa', spec]
     for node in topo.nodes:

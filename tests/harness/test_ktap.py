@@ -252,6 +252,11 @@ class MatrixTest(unittest.TestCase):
                 runner.parse_matrix(f'patched 8node soak minutes={bad}\n')
             self.assertIn('is not a positive number of minutes', str(cm.exception))
 
+    def test_kinsn(self) -> None:
+        lane = runner.parse_matrix('patched 2node bench tcg=icount kinsn\n')[0]
+        self.assertEqual((lane.kinsn, lane.name), (True, 'patched-2node-icount-kinsn'))
+        self.assertFalse(runner.parse_matrix('patched 2node x\n')[0].kinsn)
+
     def test_second_kernel(self) -> None:
         lane = runner.parse_matrix('patched 2node topology hibernate=resumed,ktext\n')[0]
         self.assertEqual((lane.hibernate, lane.kexec, lane.name),
@@ -273,7 +278,9 @@ class MatrixTest(unittest.TestCase):
                            ('patched 2node x skip=\n', 'skip= names no test'),
                            ('patched 2node x tcg=multi\n', "tcg='multi': expected"),
                            ('patched 2node x tcg=single singlestep\n', 'drop tcg='),
-                           ('patched 2node x tcg=icount singlestep\n', 'drop tcg=')):
+                           ('patched 2node x tcg=icount singlestep\n', 'drop tcg='),
+                           ('patched 2node x kinsn kexec=y\n', 'kinsn counts one boot'),
+                           ('patched 2node x hibernate=y kinsn\n', 'kinsn counts one boot')):
             with self.subTest(text=text):
                 with self.assertRaises(runner.MatrixError) as cm:
                     runner.parse_matrix(text, 'm')

@@ -48,6 +48,23 @@ class MutationFiles(unittest.TestCase):
             with self.assertRaises(SystemExit):
                 mutate.load(m)
 
+    def test_check_writes_nothing(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'a'), 'w', encoding='utf-8') as f:
+                f.write('x = 1;\n')
+            m = os.path.join(d, 'm.mutation')
+            with open(m, 'w', encoding='utf-8') as f:
+                # the second edit matches only after the first: checked in order
+                f.write('file: a\nfind: x = 1\nreplace: x = 3\nfile2: a\nfind2: x = 3\n'
+                        'replace2: x = 4\ntopo: 2node\ntests: -\nexpect: t\n')
+            sys.argv = ['mutate.py', '--check', m, d]
+            self.assertEqual(mutate.main(), 0)
+            with open(os.path.join(d, 'a'), encoding='utf-8') as f:
+                self.assertEqual(f.read(), 'x = 1;\n')
+            with open(os.path.join(d, 'a'), 'w', encoding='utf-8') as f:
+                f.write('x = 2;\n')      # stale: find no longer matches
+            self.assertEqual(mutate.main(), 1)
+
     def test_missing_key(self) -> None:
         with tempfile.NamedTemporaryFile('w', suffix='.mutation', delete=False) as t:
             t.write('file: x\nfind: y\n')
