@@ -10,7 +10,7 @@ SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
 	checkpatch topologies clean distclean check-big check-distro soak dev-tree export results bisect-build mutants \
-	bench-insn
+	bench-insn bench-smoke
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -21,6 +21,7 @@ help:
 	@echo 'make soak [MINUTES=M]   everything at once for M minutes a lane (tests/matrix-soak)'
 	@echo 'make check-distro       the series on Debian'"'"'s own arm64 config (tests/matrix-distro, slow build)'
 	@echo 'make selftest           harness self-tests only (seconds)'
+	@echo 'make bench-smoke        the benchmark code on a short run (make check runs it too)'
 	@echo 'make deps               apt-get install what is missing (idempotent)'
 	@echo 'make tree               unpack the Debian source, apply patches/series'
 	@echo 'make kernel-NAME        build one kernel into build/out/NAME'
@@ -110,17 +111,24 @@ bisect-build: tree initramfs
 mutants: tree initramfs
 	@FORCE=$(FORCE) bash scripts/mutant.sh
 
-# Kernel instructions per stress-ng op for each variant of
-# tests/matrix-bench, counted by the kinsn TCG plugin from outside the
-# guest, RUNS boots of each (default 5): build/bench/insn/.
-# Work in progress (issue 11), not in `make help`: the fork windows count,
-# the boot then hangs in bench.sh's exec stressor (build/runs/bench-try).
+# The benchmark's code on a short run (tests/matrix-bench-smoke; make
+# check runs the same lanes).
+bench-smoke:
+	@MATRIX=$(CURDIR)/tests/matrix-bench-smoke $(MAKE) --no-print-directory check
+
+# Kernel instructions per stress-ng op and per this_cpu op for each
+# variant of tests/matrix-bench, counted by the kinsn TCG plugin from
+# outside the guest, RUNS boots of each (default 5): build/bench/insn/.
+# Work in progress (issue 11), not in `make help` yet.
 RUNS ?= 5
 bench-insn: deps
 	@case '$(RUNS)' in ''|*[!0-9]*|0) echo "RUNS='$(RUNS)': a positive number of boots" >&2; exit 2;; esac
 	@MATRIX=$(CURDIR)/tests/matrix-bench $(MAKE) --no-print-directory kernels initramfs
+	@bash scripts/deps.sh bench
 	@python3 bench/insn.py run --runs $(RUNS) $(if $(KERNEL),--kernel $(KERNEL))
-	@python3 bench/insn.py table
+	@python3 bench/insn.py record
+	@/usr/bin/python3 bench/plot.py
+	@python3 bench/insn.py table docs/data/bench/insn
 
 # docs/results.md from the last `make check` logs and a disassembly of the
 # this_cpu ops built against the vanilla, patched, kseq and stock kernels.

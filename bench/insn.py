@@ -8,10 +8,15 @@ the guest by the kinsn TCG plugin.
       each boot runs tests/guest/bench.sh; one JSON per boot in DIR
       (default build/bench/insn): the windows, with the stressor and ops
       each counted, and the plugin's totals.
+  insn.py record [--out DIR] [--dest DIR]
+      copy the passing runs of DIR into DEST (default docs/data/bench/insn,
+      committed: docs/results.md is made from it), replacing what was there.
   insn.py table [DIR]
-      per stressor and lane: kernel instructions per op (mean, and the
-      spread over the runs), the ratio to the vanilla lane, as a KTAP-free
-      Markdown table on stdout.
+      the Markdown tables of docs/results.md on stdout: per this_cpu op and
+      lane, the kernel instructions of one call next to its floor; per
+      stressor and lane, kernel instructions per op (mean, and the spread
+      over the runs), the ratio to the vanilla lane; per vCPU and lane, the
+      share of kernel instructions fetched from the vCPU's own node.
 
 A stressor's per-op figure is (K(2N) - K(N)) / N, K being the kernel
 instructions all vCPUs executed in the window: stress-ng's own start and
@@ -24,13 +29,15 @@ import argparse
 import glob
 import json
 import os
+import re
+import shutil
 import statistics
 import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
-from harness import runner  # noqa: E402
+from harness import runner, topology  # noqa: E402
 
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
 def cmd_run(args: argparse.Namespace) -> int:
@@ -47,6 +54,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     os.makedirs(args.out, exist_ok=True)
+    series, qemu = runner.series_hash(TOP), runner.qemu_banner()
     total, done, start, failed = len(lanes) * args.runs, 0, time.monotonic(), 0
     for run in range(args.runs):
         for lane in lanes:
@@ -57,10 +65,18 @@ def cmd_run(args: argparse.Namespace) -> int:
                   flush=True)
             res = runner.boot(lane, TOP, BUILD, quiet=True)
             done += 1
+            with open(os.path.join(os.path.dirname(BUILD), res.log), encoding='utf-8',
+                      errors='replace') as f:
+                version = re.search(r'Linux version (\S+)', f.read())
+            topo = topology.load(os.path.join(TOP, 'numa-topologies', lane.topo + '.topo'))
             rec = {'lane': lane.name, 'kernel': lane.kernel, 'topology': lane.topo,
+                   'vcpu_node': [nid for _, nid in sorted((c, n.nid) for n in topo.nodes
+                                                          for c in topo.cpus_of(n.nid))],
                    'append': lane.append, 'run': run + 1, 'verdict': res.verdict,
                    'reasons': res.reasons, 'seconds': round(res.seconds, 1),
-                   'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}
+                   'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+                   'linux': version.group(1) if version else 'unknown',
+                   'series': series, 'qemu': qemu}
             rec.update(res.kinsn or {})
             if res.verdict != 'PASS' or 'per_op' not in rec:
                 print(f'  FAIL     {lane.name} run {run + 1}: '
@@ -83,15 +99,112 @@ def load(d: str) -> dict[str, list[dict]]:
     return runs
 
 
+# the this_cpu ops of the module's loops, and their floors (floor_NAME)
+OPS = ['read', 'write', 'inc', 'inc_ptr', 'add_return', 'xchg', 'cmpxchg', 'cmpxchg128']
+
+
+def label(runs: dict[str, list[dict]], lane: str) -> str:
+    """A lane's variant: its kernel, and its boot options if any."""
+    r = runs[lane][0]
+    opts = [w for w in r.get('append', '').split() if not w.startswith('bench_')]
+    return ' '.join([r['kernel']] + opts)
+
+
+def order(runs: dict[str, list[dict]]) -> list[str]:
+    """Lanes in table order: vanilla first, then by name."""
+    return sorted(runs, key=lambda l: (not l.startswith('vanilla'), l))
+
+
+def floor_of(op: str) -> str:
+    """The floor loop of an op: a dynamic pointer's inc has inc's."""
+    return 'floor_' + ('inc' if op == 'inc_ptr' else op)
+
+
+def op_cost(per_op: dict[str, float], name: str) -> float | None:
+    """Instructions of one call of loop NAME beyond the empty loop's call."""
+    if f'op:{name}' not in per_op or 'op:empty' not in per_op:
+        return None
+    return per_op[f'op:{name}'] - per_op['op:empty']
+
+
+def op_table(runs: dict[str, list[dict]], lanes: list[str]) -> None:
+    """The in-kernel loops: exact counts, so one run's figure per lane, and
+    a lane whose runs disagree is reported, not averaged."""
+    print('| this_cpu op | floor | ' + ' | '.join(label(runs, l) for l in lanes) + ' |')
+    print('|---' * (len(lanes) + 2) + '|')
+    for op in OPS:
+        cells = []
+        for name in (floor_of(op), op):
+            for l in lanes if name == op else lanes[:1]:
+                v = {op_cost(r['per_op'], name) for r in runs[l]} - {None}
+                cells.append('-' if not v else
+                             f'{v.pop():g}' if len(v) == 1 else
+                             'runs differ: ' + ', '.join(f'{x:g}' for x in sorted(v)))
+        print(f'| {op} | ' + ' | '.join(cells) + ' |')
+    print('\nkernel instructions per call, the loop and call of an empty function '
+          'subtracted; interrupts off, one CPU (exact: every run gives the same); floor: '
+          'the address materialisation and the one memory or LSE instruction, on a plain '
+          'global\n')
+
+
+def locality(r: dict) -> list[float]:
+    """Per vCPU: the share of its kernel instructions, over the whole boot
+    (the plugin's total), fetched from its own node's memory."""
+    out = []
+    for cpu, row in enumerate(r['total']):
+        node = r['vcpu_node'][cpu]
+        out.append(row['nodes'][node] / row['kernel'] if row['kernel'] else 0.0)
+    return out
+
+
+def locality_table(runs: dict[str, list[dict]], lanes: list[str]) -> None:
+    print('| lane | topology | ' + ' | '.join(f'vCPU {c} (node {n})' for c, n in
+                                              enumerate(runs[lanes[0]][0]['vcpu_node'])) + ' |')
+    print('|---' * (len(runs[lanes[0]][0]['vcpu_node']) + 2) + '|')
+    for l in lanes:
+        shares = [locality(r) for r in runs[l]]
+        cells = [f'{100 * statistics.mean(s[c] for s in shares):.1f}%'
+                 for c in range(len(shares[0]))]
+        print(f'| {label(runs, l)} | {runs[l][0]["topology"]} | ' + ' | '.join(cells) + ' |')
+    print('\nshare of each vCPU\'s kernel instructions, from power-on to power-off, '
+          'fetched from its own node\'s memory (QEMU memory-backend-file per node, the '
+          'kinsn plugin mapping each fetch\'s host address to its node), mean over the runs\n')
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    runs = load(args.out)
+    if not runs:
+        print(f'error: no passing bench runs under {args.out} (insn.py run)', file=sys.stderr)
+        return 2
+    os.makedirs(args.dest, exist_ok=True)
+    for old in glob.glob(os.path.join(args.dest, '*.json')):
+        os.unlink(old)
+    n = 0
+    for rs in runs.values():
+        for r in rs:
+            shutil.copy(os.path.join(args.out, f'{r["lane"]}.run{r["run"]}.json'), args.dest)
+            n += 1
+    print(f'  RECORD   {n} runs of {len(runs)} lanes in {os.path.relpath(args.dest, TOP)}')
+    return 0
+
+
 def cmd_table(args: argparse.Namespace) -> int:
     runs = load(args.dir)
     if not runs:
         print(f'error: no passing bench runs under {args.dir} (insn.py run)', file=sys.stderr)
         return 2
-    lanes = sorted(runs, key=lambda l: (not l.startswith('vanilla'), l))
-    stressors = sorted({s for rs in runs.values() for r in rs for s in r['per_op']})
+    lanes = order(runs)
+    r0 = runs[lanes[0]][0]
+    print(f'Linux {r0.get("linux", "?")}, series {r0.get("series", "?")}, '
+          f'{r0.get("qemu", "?")}, topology {r0["topology"]}, configs/base.config; '
+          f'{min(len(r) for r in runs.values())}-{max(len(r) for r in runs.values())} '
+          f'runs per lane, the last on {max(r["date"] for rs in runs.values() for r in rs)}.\n')
+    if any(s.startswith('op:') for rs in runs.values() for r in rs for s in r['per_op']):
+        op_table(runs, lanes)
+    stressors = sorted({s for rs in runs.values() for r in rs for s in r['per_op']
+                        if not s.startswith('op:')})
     base = next((l for l in lanes if l.startswith('vanilla')), None)
-    print('| stressor | ' + ' | '.join(lanes) + ' |')
+    print('| stressor | ' + ' | '.join(label(runs, l) for l in lanes) + ' |')
     print('|---' * (len(lanes) + 1) + '|')
     for s in stressors:
         cells = []
@@ -109,9 +222,10 @@ def cmd_table(args: argparse.Namespace) -> int:
                 cell += f' ({m / ref:.3f})'
             cells.append(cell)
         print(f'| {s} | ' + ' | '.join(cells) + ' |')
-    print(f'\nkernel instructions per op, all vCPUs; mean ± stdev over '
-          f'{min(len(r) for r in runs.values())}-{max(len(r) for r in runs.values())} runs; '
-          f'(ratio to {base})' if base else '')
+    print(f'\nkernel instructions per op, all vCPUs; mean ± stdev over the runs'
+          + (f' (ratio to {label(runs, base)})' if base else '') + '\n')
+    if all('vcpu_node' in r for rs in runs.values() for r in rs):
+        locality_table(runs, lanes)
     return 0
 
 
@@ -123,6 +237,9 @@ def main() -> int:
     p.add_argument('--runs', type=int, default=1)
     p.add_argument('--kernel', default='')
     p.add_argument('--out', default=os.path.join(BUILD, 'bench', 'insn'))
+    p = sub.add_parser('record')
+    p.add_argument('--out', default=os.path.join(BUILD, 'bench', 'insn'))
+    p.add_argument('--dest', default=os.path.join(TOP, 'docs', 'data', 'bench', 'insn'))
     p = sub.add_parser('table')
     p.add_argument('dir', nargs='?', default=os.path.join(BUILD, 'bench', 'insn'))
     args = ap.parse_args()
@@ -131,6 +248,8 @@ def main() -> int:
             print(f'error: --runs {args.runs}: at least one', file=sys.stderr)
             return 2
         return cmd_run(args)
+    if args.cmd == 'record':
+        return cmd_record(args)
     return cmd_table(args)
 
 

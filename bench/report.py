@@ -92,6 +92,9 @@ def main() -> int:
     ap.add_argument('--mutants', default=os.path.join(os.path.dirname(__file__), '..', 'docs',
                                                       'data', 'mutants'),
                     help='the results of scripts/mutant.sh (one JSON file per mutant)')
+    ap.add_argument('--bench', default=os.path.join(os.path.dirname(__file__), '..', 'docs',
+                                                    'data', 'bench', 'insn'),
+                    help='the runs bench/insn.py recorded (one JSON file per boot)')
     ap.add_argument('--previous', default='e9b1355',
                     help='commit whose docs/results.md has the previous layout (private alias tables)')
     args = ap.parse_args()
@@ -198,6 +201,7 @@ def main() -> int:
         with open(args.size, encoding='utf-8') as f:
             out += ['', '## Code size per kernel (`bench/size.sh`)', '', '```',
                     f.read().rstrip(), '```']
+    out += bench_section(args.bench, top)
     out += site_table(os.path.join(top, 'build', 'sites.json'))
     out += kill_matrix(args.mutants, top)
     out += soak_table(os.path.join(top, 'docs', 'data', 'soak'), top)
@@ -230,6 +234,47 @@ def lane_table(runs: str, matrix: list) -> list[str]:
             tot[i] += c[k]
         tot[3] += r['seconds']
     out.append(f'| all lanes | {tot[0]} | {tot[1]} | {tot[2]} | {tot[3]:.0f} | |')
+    return out
+
+
+def bench_section(data: str, top: str) -> list[str]:
+    """The recorded runs of make bench-insn: bench/insn.py's tables, and the
+    plots bench/plot.py drew from the same runs."""
+    if not glob.glob(os.path.join(data, '*.json')):
+        return []
+    r = subprocess.run([sys.executable, os.path.join(top, 'bench', 'insn.py'), 'table', data],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+    if r.returncode:
+        raise SystemExit(f'bench/insn.py table {data}: {r.stderr.strip()}')
+    out = ['', '## Kernel instructions, counted from outside the guest (`make bench-insn`)', '',
+           'Every variant boots the same topology on one TCG thread with an',
+           'instruction-counting clock (`-icount`), KUnit off, and runs',
+           'tests/guest/bench.sh under the kinsn TCG plugin (bench/plugin/kinsn.c),',
+           'which counts the instructions each vCPU executes at EL1 and EL0 and,',
+           "for the kernel's, the node whose memory each was fetched from. Each",
+           'measurement runs with N and with 2N operations between two markers',
+           '(HINT #126 and #127, no-ops for the CPU): the difference over N is the',
+           'cost of one operation, without what starts and ends the run.',
+           '',
+           '* **this_cpu ops**: the loops of bench/this_cpu_ops, run in the kernel',
+           '  with interrupts off on one CPU (debugfs `this_cpu_ops/run`): that',
+           "  vCPU's count is the loop's and nothing else, so the figure is exact",
+           '  and repeats in every run (the harness fails a lane where it is not a',
+           '  whole number). The floor is the same call on a plain global:',
+           '  `adrp` (+ `add`) and the one load, store or LSE atomic.',
+           '* **stressors**: stress-ng 0.15.06, one worker, fixed bogo-op counts,',
+           '  every vCPU counted. TCG has no pipeline, caches or NUMA latency:',
+           '  these are instruction counts, not time.',
+           '* **locality**: what share of each vCPU\'s kernel instructions came',
+           "  from its own node's memory over the whole boot.",
+           '', 'Regenerate: `make bench-insn` (RUNS=5 boots per variant, then',
+           '`bench/insn.py record` into docs/data/bench/insn/ and `bench/plot.py`',
+           'into docs/img/), then `make results`.', '']
+    out += r.stdout.rstrip().splitlines()
+    for png, what in (('bench-ops.png', 'this_cpu ops: instructions per call'),
+                      ('bench-locality.png', 'kernel instruction fetches from the own node')):
+        if os.path.exists(os.path.join(top, 'docs', 'img', png)):
+            out += ['', f'![{what}](img/{png})']
     return out
 
 

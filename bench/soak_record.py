@@ -13,11 +13,9 @@ Exits 1 when no lane has a run to record.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -47,26 +45,12 @@ def parse_summary(text: str) -> dict[str, object] | None:
     return out
 
 
-def series_hash() -> str:
-    h = hashlib.sha256()
-    with open(os.path.join(TOP, 'patches', 'series'), encoding='utf-8') as f:
-        for name in (l.split('#', 1)[0].strip() for l in f):
-            if name:
-                with open(os.path.join(TOP, 'patches', name), 'rb') as p:
-                    h.update(p.read())
-    return h.hexdigest()[:12]
-
-
 def main() -> int:
     build = os.environ.get('BUILD', os.path.join(TOP, 'build'))
     dest = os.path.join(TOP, 'docs', 'data', 'soak')
     with open(os.path.join(TOP, 'tests', 'matrix-soak'), encoding='utf-8') as f:
         lanes = runner.parse_matrix(f.read(), 'tests/matrix-soak')
-    try:
-        qemu = subprocess.run(['qemu-system-aarch64', '--version'], stdout=subprocess.PIPE,
-                              text=True, check=False).stdout.splitlines()[0]
-    except (OSError, IndexError):
-        qemu = 'unknown'
+    qemu = runner.qemu_banner()
     os.makedirs(dest, exist_ok=True)
     written = 0
     for lane in lanes:
@@ -89,7 +73,7 @@ def main() -> int:
             'skipped': sum(1 for t in r['tests'] if t[1] == 'skip'),
             'summary': summary,
             'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(os.path.getmtime(res))),
-            'series': series_hash(), 'linux': version.group(1) if version else 'unknown',
+            'series': runner.series_hash(TOP), 'linux': version.group(1) if version else 'unknown',
             'qemu': qemu,
         }
         if summary is None:

@@ -2,8 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # deps.sh - install every host package the harness needs, idempotently.
 # Only Debian's archive is used; a package that cannot be installed is named.
+#   deps.sh         what make check and make demo need
+#   deps.sh bench   and what make bench adds (the plots' matplotlib)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+case "${1:-}" in
+'' | bench) ;;
+*) die "deps.sh: unknown argument '$1' (none, or bench)" ;;
+esac
 
 PKGS=(
 	"$SRCPKG"                     # the kernel source we patch
@@ -15,6 +22,8 @@ PKGS=(
 	mmdebstrap                    # arm64 guest userland without running it
 	debian-archive-keyring
 )
+# Debian's python3 (/usr/bin/python3) draws make bench's plots
+[ "${1:-}" = bench ] && PKGS+=(python3-matplotlib)
 
 missing=()
 for p in "${PKGS[@]}"; do

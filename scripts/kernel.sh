@@ -88,9 +88,10 @@ if [ -n "${KERNEL_TARGETS:-}" ]; then
 fi
 
 # 3. Test modules that are not part of the series (tests/modules/NAME/,
-#    e.g. make soak's percpu_soak), built against this kernel in
-#    $out/extmod/NAME/; the harness ships them to the guest.
-for m in "$TOP"/tests/modules/*/; do
+#    e.g. make soak's percpu_soak, and the this_cpu op microbenchmark
+#    bench/this_cpu_ops), built against this kernel in $out/extmod/NAME/;
+#    the harness ships them to the guest.
+for m in "$TOP"/tests/modules/*/ "$TOP"/bench/this_cpu_ops/; do
 	[ -f "$m/Kbuild" ] || continue
 	mod=$(basename "$m")
 	ext=$out/extmod/$mod

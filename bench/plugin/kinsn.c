@@ -14,10 +14,10 @@
  *                the host address of the instruction. Without it, every
  *                fetch counts as node "other".
  *
- * Windows: a guest program executes HINT #126 (start) and HINT #127
- * (stop), both no-ops architecturally; at each stop the plugin writes one
- * line per vCPU with the instructions executed since the last start. At
- * exit it writes the totals since power-on as window "total".
+ * Windows: the guest executes HINT #126 (start) and HINT #127 (stop), at
+ * EL0 or EL1, both no-ops architecturally; at each stop the plugin writes
+ * one line per vCPU with the instructions executed since the last start.
+ * At exit it writes the totals since power-on as window "total".
  *
  * Output lines (one per vCPU and window):
  *   kinsn WINDOW VCPU user=U kernel=K node0=N0 node1=N1 ... other=O
@@ -237,16 +237,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint32_t op = 0;
 
-		if (t->kernel) {
-			t->n[node_of(qemu_plugin_insn_haddr(insn))]++;
-			continue;
-		}
 		/*
-		 * User instructions are counted whole blocks at a time, when a
-		 * block starts: a marker's window may include or miss the few
-		 * user instructions of its own block.
+		 * Instructions are counted whole blocks at a time, when a block
+		 * starts: a window includes the rest of its start marker's block
+		 * and all of its stop marker's, a constant that runs of N and 2N
+		 * operations cancel.
 		 */
-		t->n[0]++;
+		if (t->kernel)
+			t->n[node_of(qemu_plugin_insn_haddr(insn))]++;
+		else
+			t->n[0]++;
 		if (qemu_plugin_insn_size(insn) == 4)
 			memcpy(&op, qemu_plugin_insn_data(insn), 4);
 		if (op == MARK_START || op == MARK_STOP)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -89,7 +90,8 @@ class QemuError(Exception):
 # kernel built them: the guest test that loads one fails if it is absent.
 GUEST_MODULES = ['arch/arm64/mm/ktext_module_kunit.ko',
                  'arch/arm64/mm/ktext_stress_kunit.ko',
-                 'extmod/percpu_soak/percpu_soak.ko']
+                 'extmod/percpu_soak/percpu_soak.ko',
+                 'extmod/this_cpu_ops/this_cpu_ops.ko']
 
 
 def module_entries(kernel_out: str) -> list[tuple[str, int, bytes]]:
@@ -176,10 +178,38 @@ class MatrixError(Exception):
     pass
 
 
-def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
+# the repository: "include FILE" lines of a matrix are read relative to it
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def series_hash(top: str = REPO) -> str:
+    """The first 12 hex digits of the SHA-256 of patches/series' patches,
+    concatenated in order (scripts/mutant.sh computes the same)."""
+    h = hashlib.sha256()
+    with open(os.path.join(top, 'patches', 'series'), encoding='utf-8') as f:
+        for name in (l.split('#', 1)[0].strip() for l in f):
+            if name:
+                with open(os.path.join(top, 'patches', name), 'rb') as p:
+                    h.update(p.read())
+    return h.hexdigest()[:12]
+
+
+def qemu_banner() -> str:
+    """The first line of qemu-system-aarch64 --version, or "unknown"."""
+    try:
+        return subprocess.run([QEMU, '--version'], stdout=subprocess.PIPE, text=True,
+                              check=False).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return 'unknown'
+
+
+def parse_matrix(text: str, path: str = 'tests/matrix',
+                 _including: frozenset[str] = frozenset()) -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn]"""
+    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn]
+    or "include FILE": the lanes of FILE (a path relative to this file's
+    directory), there."""
     lanes = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split('#', 1)[0].strip()
@@ -189,6 +219,19 @@ def parse_matrix(text: str, path: str = 'tests/matrix') -> list[Lane]:
             words = shlex.split(line)
         except ValueError as e:
             raise MatrixError(f'{path}:{lineno}: {e}') from e
+        if words[0] == 'include':
+            if len(words) != 2:
+                raise MatrixError(f'{path}:{lineno}: expected "include FILE"')
+            inc = os.path.normpath(os.path.join(os.path.dirname(path), words[1]))
+            if inc in _including | {os.path.normpath(path)}:
+                raise MatrixError(f'{path}:{lineno}: {inc} includes itself')
+            try:
+                with open(os.path.join(REPO, inc), encoding='utf-8') as f:
+                    sub = f.read()
+            except OSError as e:
+                raise MatrixError(f'{path}:{lineno}: cannot read {inc}: {e.strerror}') from e
+            lanes += parse_matrix(sub, inc, _including | {os.path.normpath(path)})
+            continue
         if len(words) < 3:
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
@@ -532,6 +575,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             if 'bench' in lane.tests:
                 counted['windows'] = kinsn.bench_windows(text, windows)
                 counted['per_op'] = kinsn.per_op(counted['windows'])
+                reasons += [f'kinsn: {r}' for r in kinsn.below_floor(counted['per_op'])]
         except OSError:
             reasons.append('kinsn: the plugin wrote no counts (kinsn.txt missing)')
         except ValueError as e:

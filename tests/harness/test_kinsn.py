@@ -53,6 +53,30 @@ class Bench(unittest.TestCase):
                          [('fork', 100, 1100), ('fork', 200, 2100)])
         self.assertEqual(kinsn.per_op(ws), {'fork': 10.0})
 
+    def test_one_cpu(self) -> None:
+        console = '# bench: window 0 op:inc 100 cpu 1\n# bench: window 1 op:inc 200 cpu 1\n'
+        ws = kinsn.bench_windows(console, W)
+        self.assertEqual([(w['kernel'], w['cpu']) for w in ws], [(100, 1), (200, 1)])
+        self.assertEqual(kinsn.per_op(ws), {'op:inc': 1.0})
+        with self.assertRaises(ValueError) as cm:
+            kinsn.bench_windows(console.replace('cpu 1', 'cpu 2'), W)
+        self.assertIn('names CPU 2; the plugin counted 2 vCPUs', str(cm.exception))
+        ws[1]['kernel'] = 201
+        with self.assertRaises(ValueError) as cm:
+            kinsn.per_op(ws)
+        self.assertIn('not a whole number per call', str(cm.exception))
+
+    def test_below_floor(self) -> None:
+        per_op = {'op:empty': 7.0, 'op:inc': 15.0, 'op:floor_inc': 11.0, 'op:inc_ptr': 14.0,
+                  'op:read': 11.0, 'op:floor_read': 10.0, 'fork': 5.0}
+        self.assertEqual(kinsn.below_floor(per_op), [])
+        per_op['op:inc_ptr'] = 10.0
+        per_op['op:read'] = 7.0
+        self.assertEqual(kinsn.below_floor(per_op),
+                         ["op:inc_ptr: 10 instructions per call, below its floor's 11",
+                          "op:read: 7 instructions per call, below its floor's 10",
+                          "op:read: 7 instructions per call, no more than the empty call's 7"])
+
     def test_mismatch(self) -> None:
         with self.assertRaises(ValueError) as cm:
             kinsn.bench_windows(CONSOLE + '# bench: window 2 pipe 5\n', W)

@@ -3,6 +3,7 @@
 
 import os
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -212,6 +213,29 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(lanes[0].name, 'patched-2node-cortex-a76')
         self.assertEqual(lanes[0].tests, ['topology', 'hotplug'])
         self.assertEqual((lanes[1].tests, lanes[1].append), ([], 'a=1 b'))
+
+    def test_include(self) -> None:
+        with tempfile.TemporaryDirectory(dir=runner.REPO) as d:
+            rel = os.path.relpath(d, runner.REPO)
+            with open(os.path.join(d, 'inner'), 'w', encoding='utf-8') as f:
+                f.write('vanilla 2node bench kinsn\n')
+            lanes = runner.parse_matrix('patched 1node -\ninclude inner\nkseq 2node -\n',
+                                        os.path.join(rel, 'outer'))
+            self.assertEqual([l.kernel for l in lanes], ['patched', 'vanilla', 'kseq'])
+            self.assertTrue(lanes[1].kinsn)
+            with open(os.path.join(d, 'inner'), 'w', encoding='utf-8') as f:
+                f.write('include outer\n')
+            with open(os.path.join(d, 'outer'), 'w', encoding='utf-8') as f:
+                f.write('include inner\n')
+            with self.assertRaises(runner.MatrixError) as cm:
+                runner.parse_matrix('include inner\n', os.path.join(rel, 'outer'))
+            self.assertIn('includes itself', str(cm.exception))
+            for text, msg in (('include\n', 'expected "include FILE"'),
+                              ('include a b\n', 'expected "include FILE"'),
+                              ('include nothere\n', 'cannot read')):
+                with self.assertRaises(runner.MatrixError) as cm:
+                    runner.parse_matrix(text, os.path.join(rel, 'outer'))
+                self.assertIn(msg, str(cm.exception))
 
     def test_kunit_off(self) -> None:
         lane = runner.parse_matrix('patched 8node status kunit=off\n')[0]
