@@ -110,9 +110,17 @@ def label(runs: dict[str, list[dict]], lane: str) -> str:
     return ' '.join([r['kernel']] + opts)
 
 
+# variants in table order: the base, the stock choice, the series (its
+# boot options after it), kseq; then any other kernel
+KERNELS = ['vanilla', 'stock', 'patched', 'kseq']
+
+
 def order(runs: dict[str, list[dict]]) -> list[str]:
-    """Lanes in table order: vanilla first, then by name."""
-    return sorted(runs, key=lambda l: (not l.startswith('vanilla'), l))
+    """Lanes in table order: by kernel as in KERNELS, then boot options."""
+    def key(l: str) -> tuple:
+        k = runs[l][0]['kernel']
+        return (KERNELS.index(k) if k in KERNELS else len(KERNELS), k, label(runs, l))
+    return sorted(runs, key=key)
 
 
 def floor_of(op: str) -> str:
@@ -226,7 +234,49 @@ def cmd_table(args: argparse.Namespace) -> int:
           + (f' (ratio to {label(runs, base)})' if base else '') + '\n')
     if all('vcpu_node' in r for rs in runs.values() for r in rs):
         locality_table(runs, lanes)
+    reading(runs, lanes, stressors, base)
     return 0
+
+
+def reading(runs: dict[str, list[dict]], lanes: list[str], stressors: list[str],
+            base: str | None) -> None:
+    """What the tables show, in numbers computed from them."""
+    out = []
+    floors = {op: op_cost(runs[lanes[0]][0]['per_op'], floor_of(op)) for op in OPS}
+    spans = []
+    for l in lanes:
+        over = [op_cost(runs[l][0]['per_op'], op) - floors[op] for op in OPS
+                if op_cost(runs[l][0]['per_op'], op) is not None and floors[op] is not None]
+        if over:
+            spans.append(f'{label(runs, l)} {min(over):g} to {max(over):g}')
+    if spans:
+        out.append('Per this_cpu op, instructions beyond the floor: ' + '; '.join(spans) + '.')
+    if base and len(runs[base]) > 1:
+        spread = {s: statistics.stdev(r['per_op'][s] for r in runs[base]) /
+                  statistics.mean(r['per_op'][s] for r in runs[base]) for s in stressors}
+        steady = [s for s in stressors if spread[s] < 0.02]
+        noisy = [f'{s} ({100 * spread[s]:.1f}%)' for s in stressors if s not in steady]
+        out.append(f'Run to run, {label(runs, base)} varies by less than 2% (stdev over mean) '
+                   f'on {", ".join(steady) or "no stressor"}'
+                   + (f', and by more on {", ".join(noisy)}' if noisy else '') + '.')
+        for l in lanes:
+            if l == base:
+                continue
+            ratios = [statistics.mean(r['per_op'][s] for r in runs[l]) /
+                      statistics.mean(r['per_op'][s] for r in runs[base]) for s in steady
+                      if all(s in r['per_op'] for r in runs[l])]
+            if ratios:
+                out.append(f'{label(runs, l)}: {min(ratios):.3f} to {max(ratios):.3f} times '
+                           f'{label(runs, base)}\'s kernel instructions on those.')
+    for l in lanes:
+        if all('vcpu_node' in r for r in runs[l]):
+            far = [c for c, n in enumerate(runs[l][0]['vcpu_node']) if n != 0]
+            if far:
+                own = statistics.mean(locality(r)[c] for r in runs[l] for c in far)
+                out.append(f'{label(runs, l)}: the vCPUs outside node 0 (where the image is '
+                           f'loaded) fetch {100 * own:.1f}% of their kernel instructions from '
+                           'their own node.')
+    print('\n'.join(out) + '\n')
 
 
 def main() -> int:
