@@ -267,7 +267,8 @@ def bench_section(data: str, top: str) -> list[str]:
            '  these are instruction counts, not time.',
            '* **locality**: what share of each vCPU\'s kernel instructions came',
            "  from its own node's memory over the whole boot.",
-           '', 'Regenerate: `make bench-insn` (RUNS=5 boots per variant, then',
+           '', 'Regenerate: `make bench-insn` (RUNS boots per variant, 5 by default;',
+           'the line under this paragraph says how many ran; then',
            '`bench/insn.py record` into docs/data/bench/insn/ and `bench/plot.py`',
            'into docs/img/), then `make results`.', '']
     out += r.stdout.rstrip().splitlines()
