@@ -5,13 +5,7 @@
  * before the fork, HINT #127 after the wait. Both are architectural
  * no-ops, so on a QEMU without the plugin this only runs PROGRAM. Exits
  * with PROGRAM's status (128 + signal if it was killed).
- *
- * PROGRAM runs in a session of its own, without a controlling terminal:
- * stress-ng's stressors take over the foreground process group of the
- * terminal they find, and the script that ran kmark would then be
- * stopped (SIGTTOU) at its next write to the console.
  */
-#define SYS_setsid 157
 #define SYS_clone 220
 #define SYS_execve 221
 #define SYS_wait4 260
@@ -31,7 +25,6 @@ int main(int argc, char **argv)
 	__asm__ volatile("hint #126" ::: "memory");
 	pid = sc(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (pid == 0) {
-		sc(SYS_setsid, 0, 0, 0, 0, 0);
 		/* the environment follows argv's terminating NULL */
 		sc(SYS_execve, (long)argv[1], (long)(argv + 1), (long)(argv + argc + 1), 0, 0);
 		say("kmark: cannot execute the program\n");
