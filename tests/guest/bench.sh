@@ -24,10 +24,10 @@
 # stands in for the first; its yield stressor does not stop at --yield-ops
 # (its parent sleeps on after the workers exit), so there is none for the
 # second. Nor futex: its waits time out after microseconds, so its count
-# follows the clock (59,000 to 218,000 instructions an op over four boots
-# of one kernel without -icount), and with -icount boots of vanilla and
-# of the series alike ended in a soft lockup in the timer softirq (seen
-# once in switch on vanilla too). The soak and stress tests run futex.
+# follows the clock, and with -icount boots of vanilla and of the series
+# alike ended in a soft lockup in the timer softirq (seen once in switch
+# on vanilla too): docs/design.md section 15. The soak and stress tests
+# run futex.
 # exec: one child at a time (stress-ng's default keeps up to 4096, each a
 # fork and exec of stress-ng itself, a big dynamic binary); mmap: 4 MiB a
 # mapping (the default, 256 MiB, takes minutes an op under TCG).
