@@ -10,7 +10,7 @@ SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
 	checkpatch topologies clean distclean check-big check-distro soak dev-tree export results bisect-build mutants \
-	bench-insn bench-smoke
+	bench-insn bench-smoke bench-topo bench-structure bench-real bench-topo-big bench
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -116,19 +116,64 @@ mutants: tree initramfs
 bench-smoke:
 	@MATRIX=$(CURDIR)/tests/matrix-bench-smoke $(MAKE) --no-print-directory check
 
+# $(call bench-lanes,MATRIX,VAR,NAME): build what the lanes of MATRIX
+# boot, boot each $(VAR) times under the kinsn plugin (bench/insn.py run,
+# with a progress line) into build/bench/NAME/, and record the passing
+# runs in docs/data/bench/NAME/ (committed: docs/results.md reads them).
+define bench-lanes
+	@case '$($(2))' in ''|*[!0-9]*|0) echo "$(2)='$($(2))': not a positive number of boots" >&2; exit 2;; esac
+	@MATRIX=$(CURDIR)/$(1) $(MAKE) --no-print-directory kernels initramfs
+	@bash scripts/deps.sh bench
+	@python3 bench/insn.py run --matrix $(1) --runs $($(2)) --out build/bench/$(3) \
+		$(if $(KERNEL),--kernel $(KERNEL))
+	@python3 bench/insn.py record --out build/bench/$(3) --dest docs/data/bench/$(3)
+endef
+
 # Kernel instructions per stress-ng op and per this_cpu op for each
 # variant of tests/matrix-bench, counted by the kinsn TCG plugin from
-# outside the guest, RUNS boots of each (default 5): build/bench/insn/.
-# Work in progress (issue 11), not in `make help` yet.
+# outside the guest, RUNS boots of each (default 5).
 RUNS ?= 5
 bench-insn: deps
-	@case '$(RUNS)' in ''|*[!0-9]*|0) echo "RUNS='$(RUNS)': a positive number of boots" >&2; exit 2;; esac
-	@MATRIX=$(CURDIR)/tests/matrix-bench $(MAKE) --no-print-directory kernels initramfs
-	@bash scripts/deps.sh bench
-	@python3 bench/insn.py run --runs $(RUNS) $(if $(KERNEL),--kernel $(KERNEL))
-	@python3 bench/insn.py record
+	$(call bench-lanes,tests/matrix-bench,RUNS,insn)
 	@/usr/bin/python3 bench/plot.py
 	@python3 bench/insn.py table docs/data/bench/insn
+
+# The same on the realistic configuration (tests/matrix-bench-real:
+# configs/realistic.config, a memory cgroup, loopback TCP, ext4 on a
+# virtio-blk disk, the guest's perf events beside the plugin).
+bench-real: deps
+	$(call bench-lanes,tests/matrix-bench-real,RUNS,real)
+	@python3 bench/insn.py table docs/data/bench/real
+
+# Per topology (tests/matrix-bench-topo), vanilla and the series: text
+# locality over boot and over a workload, the memory of tables and copies,
+# and the price of the series (percpu alloc and chunks, kprobe, static key,
+# CPU online, module load), TOPO_RUNS boots of each (default 2).
+TOPO_RUNS ?= 2
+bench-topo: deps
+	$(call bench-lanes,tests/matrix-bench-topo,TOPO_RUNS,topo)
+	@/usr/bin/python3 bench/plot.py
+	@python3 bench/topo.py docs/data/bench/topo docs/data/bench/topo-big
+
+# The memory and boot locality at 128 and 256 vCPUs
+# (tests/matrix-bench-topo-big), BIG_RUNS boots of each (default 1),
+# about 25 minutes a round; read with bench-topo's runs.
+BIG_RUNS ?= 1
+bench-topo-big: deps
+	$(call bench-lanes,tests/matrix-bench-topo-big,BIG_RUNS,topo-big)
+	@/usr/bin/python3 bench/plot.py
+	@python3 bench/topo.py docs/data/bench/topo docs/data/bench/topo-big
+
+# The whole kernel's structure per variant (bench/structure.py): text
+# bytes, preempt_schedule*() call sites, preempt count writes, tpidr_el1
+# reads, kseq entries.
+bench-structure:
+	@MATRIX=$(CURDIR)/tests/matrix-bench $(MAKE) --no-print-directory kernels
+	@mkdir -p build/bench
+	@python3 bench/structure.py --json docs/data/bench/structure.json vanilla stock patched kseq
+
+# Everything above, then docs/results.md.
+bench: bench-structure bench-insn bench-real bench-topo bench-topo-big results
 
 # docs/results.md from the last `make check` logs and a disassembly of the
 # this_cpu ops built against the vanilla, patched, kseq and stock kernels.

@@ -67,17 +67,22 @@ def cmd_run(args: argparse.Namespace) -> int:
             done += 1
             with open(os.path.join(os.path.dirname(BUILD), res.log), encoding='utf-8',
                       errors='replace') as f:
-                version = re.search(r'Linux version (\S+)', f.read())
+                console = f.read()
+            version = re.search(r'Linux version (\S+)', console)
             topo = topology.load(os.path.join(TOP, 'numa-topologies', lane.topo + '.topo'))
             rec = {'lane': lane.name, 'kernel': lane.kernel, 'topology': lane.topo,
                    'vcpu_node': [nid for _, nid in sorted((c, n.nid) for n in topo.nodes
                                                           for c in topo.cpus_of(n.nid))],
+                   'node_home': [home_node(topo, n.nid) for n in topo.nodes],
                    'append': lane.append, 'run': run + 1, 'verdict': res.verdict,
                    'reasons': res.reasons, 'seconds': round(res.seconds, 1),
                    'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
                    'linux': version.group(1) if version else 'unknown',
                    'series': series, 'qemu': qemu}
+            rec.update(status_of(console))
             rec.update(res.kinsn or {})
+            if 'perf' in rec:
+                rec['perf_per_op'] = perf_per_op(rec)
             if res.verdict != 'PASS' or 'per_op' not in rec:
                 print(f'  FAIL     {lane.name} run {run + 1}: '
                       f'{"; ".join(res.reasons) or "a bench case failed"}', flush=True)
@@ -87,6 +92,54 @@ def cmd_run(args: argparse.Namespace) -> int:
                 json.dump(rec, f, indent=1)
     print(f'{total - failed} passed, {failed} failed')
     return 1 if failed else 0
+
+
+def home_node(topo: topology.Topology, nid: int) -> int:
+    """The node whose memory a node's CPUs should fetch text from: its own,
+    or for a node without memory the nearest one with memory (the lowest
+    id on a tie), as the series picks a copy's source node."""
+    if topo.nodes[nid].mem_mb:
+        return nid
+    return min((topo.distance[nid][m.nid], m.nid) for m in topo.nodes if m.mem_mb)[1]
+
+
+STATUS = re.compile(r'#\s*bench: status (boot|after) (\S+) (\S+) (-?\d+)\s*$')
+INIT = re.compile(r'#\s*bench: init_seconds (\d+\.\d+)\s*$')
+PERF = re.compile(r'#\s*bench: perf (\d+) (\d+) (\d+)\s*$')
+
+
+def status_of(console: str) -> dict:
+    """bench.sh's copies of the series' debugfs status files, at boot and
+    after the benchmark ({'status': {'boot': {'pcpu_pgtable': {KEY: V}}}}),
+    and the guest clock when init started ('init_seconds')."""
+    out: dict = {}
+    for line in console.splitlines():
+        m = STATUS.search(line)
+        if m:
+            out.setdefault('status', {}).setdefault(m.group(1), {}).setdefault(
+                m.group(2), {})[m.group(3)] = int(m.group(4))
+        m = INIT.search(line)
+        if m and 'init_seconds' not in out:
+            out['init_seconds'] = float(m.group(1))
+        m = PERF.search(line)
+        if m:
+            out.setdefault('perf', {})[m.group(1)] = [int(m.group(2)), int(m.group(3))]
+    return out
+
+
+def perf_per_op(rec: dict) -> dict[str, float]:
+    """Stressor -> instructions:k per op as the guest's perf events counted
+    them for the stressor's own tasks (bench_perf=1), (P(2N) - P(N)) / N
+    over the same windows as the plugin's figure."""
+    out = {}
+    by: dict[str, list[dict]] = {}
+    for w in rec.get('windows', []):
+        by.setdefault(w['stressor'], []).append(w)
+    for s, ws in by.items():
+        if len(ws) == 2 and all(str(w['window']) in rec.get('perf', {}) for w in ws):
+            k = [rec['perf'][str(w['window'])][0] for w in ws]
+            out[s] = (k[1] - k[0]) / ws[0]['ops']
+    return out
 
 
 def load(d: str) -> dict[str, list[dict]]:
@@ -101,6 +154,15 @@ def load(d: str) -> dict[str, list[dict]]:
 
 # the this_cpu ops of the module's loops, and their floors (floor_NAME)
 OPS = ['read', 'write', 'inc', 'inc_ptr', 'add_return', 'xchg', 'cmpxchg', 'cmpxchg128']
+
+
+def config_of(runs: dict[str, list[dict]]) -> str:
+    """The configuration the runs' kernels were built from."""
+    if all(r['kernel'].endswith('-real') for rs in runs.values() for r in rs):
+        return 'configs/base.config + configs/realistic.config'
+    if any(r['kernel'].endswith('-real') for rs in runs.values() for r in rs):
+        return 'configs/base.config, and + configs/realistic.config for the -real kernels'
+    return 'configs/base.config'
 
 
 def label(runs: dict[str, list[dict]], lane: str) -> str:
@@ -119,7 +181,8 @@ def order(runs: dict[str, list[dict]]) -> list[str]:
     """Lanes in table order: by kernel as in KERNELS, then boot options."""
     def key(l: str) -> tuple:
         k = runs[l][0]['kernel']
-        return (KERNELS.index(k) if k in KERNELS else len(KERNELS), k, label(runs, l))
+        base = k.removesuffix('-real')
+        return (KERNELS.index(base) if base in KERNELS else len(KERNELS), k, label(runs, l))
     return sorted(runs, key=key)
 
 
@@ -153,6 +216,28 @@ def op_table(runs: dict[str, list[dict]], lanes: list[str]) -> None:
           'subtracted; interrupts off, one CPU (exact: every run gives the same); floor: '
           'the address materialisation and the one memory or LSE instruction, on a plain '
           'global\n')
+
+
+def perf_table(runs: dict[str, list[dict]], lanes: list[str], stressors: list[str]) -> None:
+    """The plugin's count next to the guest's own perf events."""
+    print('| stressor | ' + ' | '.join(label(runs, l) for l in lanes) + ' |')
+    print('|---' * (len(lanes) + 1) + '|')
+    for s in stressors:
+        cells = []
+        for l in lanes:
+            pairs = [(r['per_op'][s], r['perf_per_op'][s]) for r in runs[l]
+                     if s in r.get('perf_per_op', {}) and s in r['per_op']]
+            if not pairs:
+                cells.append('-')
+                continue
+            k = statistics.mean(p for _, p in pairs)
+            share = statistics.mean(p / k_ for k_, p in pairs)
+            cells.append(f'{k:,.0f} ({100 * share:.0f}%)')
+        print(f'| {s} | ' + ' | '.join(cells) + ' |')
+    print('\ninstructions:k per op counted in the guest by perf events (the PMU QEMU '
+          'emulates; kmark -p) for the stressor\'s own tasks, and in brackets that as a '
+          'share of the plugin\'s count of every vCPU over the same windows; mean over the '
+          'runs\n')
 
 
 def locality(r: dict) -> list[float]:
@@ -204,14 +289,14 @@ def cmd_table(args: argparse.Namespace) -> int:
     lanes = order(runs)
     r0 = runs[lanes[0]][0]
     print(f'Linux {r0.get("linux", "?")}, series {r0.get("series", "?")}, '
-          f'{r0.get("qemu", "?")}, topology {r0["topology"]}, configs/base.config; '
+          f'{r0.get("qemu", "?")}, topology {r0["topology"]}, {config_of(runs)}; '
           f'{min(len(r) for r in runs.values())}-{max(len(r) for r in runs.values())} '
           f'runs per lane, the last on {max(r["date"] for rs in runs.values() for r in rs)}.\n')
     if any(s.startswith('op:') for rs in runs.values() for r in rs for s in r['per_op']):
         op_table(runs, lanes)
     stressors = sorted({s for rs in runs.values() for r in rs for s in r['per_op']
-                        if not s.startswith('op:')})
-    base = next((l for l in lanes if l.startswith('vanilla')), None)
+                        if ':' not in s})
+    base = next((l for l in lanes if runs[l][0]['kernel'].startswith('vanilla')), None)
     print('| stressor | ' + ' | '.join(label(runs, l) for l in lanes) + ' |')
     print('|---' * (len(lanes) + 1) + '|')
     for s in stressors:
@@ -232,6 +317,8 @@ def cmd_table(args: argparse.Namespace) -> int:
         print(f'| {s} | ' + ' | '.join(cells) + ' |')
     print(f'\nkernel instructions per op, all vCPUs; mean ± stdev over the runs'
           + (f' (ratio to {label(runs, base)})' if base else '') + '\n')
+    if any(r.get('perf_per_op') for rs in runs.values() for r in rs):
+        perf_table(runs, lanes, stressors)
     if all('vcpu_node' in r for rs in runs.values() for r in rs):
         locality_table(runs, lanes)
     reading(runs, lanes, stressors, base)

@@ -201,7 +201,10 @@ def main() -> int:
         with open(args.size, encoding='utf-8') as f:
             out += ['', '## Code size per kernel (`bench/size.sh`)', '', '```',
                     f.read().rstrip(), '```']
+    out += structure_section(os.path.join(top, 'docs', 'data', 'bench', 'structure.json'), top)
     out += bench_section(args.bench, top)
+    out += topo_section([os.path.join(top, 'docs', 'data', 'bench', d)
+                         for d in ('topo', 'topo-big')], top)
     out += site_table(os.path.join(top, 'build', 'sites.json'))
     out += kill_matrix(args.mutants, top)
     out += soak_table(os.path.join(top, 'docs', 'data', 'soak'), top)
@@ -242,10 +245,7 @@ def bench_section(data: str, top: str) -> list[str]:
     plots bench/plot.py drew from the same runs."""
     if not glob.glob(os.path.join(data, '*.json')):
         return []
-    r = subprocess.run([sys.executable, os.path.join(top, 'bench', 'insn.py'), 'table', data],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
-    if r.returncode:
-        raise SystemExit(f'bench/insn.py table {data}: {r.stderr.strip()}')
+    table = bench_script(top, 'insn.py', 'table', data)
     out = ['', '## Kernel instructions, counted from outside the guest (`make bench-insn`)', '',
            'Every variant boots the same topology on one TCG thread with an',
            'instruction-counting clock (`-icount`), KUnit off, and runs',
@@ -271,9 +271,63 @@ def bench_section(data: str, top: str) -> list[str]:
            'the line under this paragraph says how many ran; then',
            '`bench/insn.py record` into docs/data/bench/insn/ and `bench/plot.py`',
            'into docs/img/), then `make results`.', '']
-    out += r.stdout.rstrip().splitlines()
+    out += table
     for png, what in (('bench-ops.png', 'this_cpu ops: instructions per call'),
                       ('bench-locality.png', 'kernel instruction fetches from the own node')):
+        if os.path.exists(os.path.join(top, 'docs', 'img', png)):
+            out += ['', f'![{what}](img/{png})']
+    return out
+
+
+def bench_script(top: str, script: str, *args: str) -> list[str]:
+    """The lines bench/SCRIPT ARGS prints; its error ends the report."""
+    r = subprocess.run([sys.executable, os.path.join(top, 'bench', script), *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+    if r.returncode:
+        raise SystemExit(f'bench/{script} {" ".join(args)}: {r.stderr.strip()}')
+    return r.stdout.rstrip().splitlines()
+
+
+def structure_section(path: str, top: str) -> list[str]:
+    """bench/structure.py's counts of the whole kernel, per variant."""
+    import json
+    if not os.path.exists(path):
+        return []
+    sys.path.insert(0, os.path.join(top, 'bench'))
+    import structure
+    with open(path, encoding='utf-8') as f:
+        d = json.load(f)
+    return ['', '## The whole kernel, per variant (`make bench-structure`)', '',
+            'Counted in each vmlinux by `bench/structure.py` (objdump of the kernel\'s',
+            'text, not of the alternatives\' replacements or .init.text), series',
+            f'{d["series"]}; ratios to the first column. A preempt_count write is a',
+            '32-bit store at TSK_TI_PREEMPT through a register holding `sp_el0`',
+            '(current); those within a few instructions after a `tpidr_el1` read',
+            'have the shape of a stock this_cpu op (or of this_cpu_ptr() use with',
+            'preemption off). The register tracking is a heuristic, the same for',
+            'every kernel; the script\'s header says how it works.', '']  + \
+        structure.table(d['counts']).rstrip().splitlines()
+
+
+def topo_section(dirs: list[str], top: str) -> list[str]:
+    """The recorded runs of make bench-topo (and -big): bench/topo.py's
+    tables, and the plots bench/plot.py drew from them."""
+    if not any(glob.glob(os.path.join(d, '*.json')) for d in dirs):
+        return []
+    table = bench_script(top, 'topo.py', *dirs)
+    out = ['', '## Per topology: locality, memory and the price (`make bench-topo`)', '',
+           'Vanilla and the series on each topology of tests/matrix-bench-topo, one',
+           'TCG thread with `-icount`, KUnit off, tests/guest/bench.sh under the',
+           'kinsn plugin: the fork stressor, and the price cases, each with N and',
+           '2N operations, every vCPU counted. Interrupts are on in the price',
+           'cases, so other work lands in their windows too: read them as sizes,',
+           'not exact counts. Regenerate: `make bench-topo` (TOPO_RUNS boots per',
+           'lane) and `make bench-topo-big` (128 and 256 vCPUs, boot-only), then',
+           '`make results`.', '']
+    out += table
+    for png, what in (('bench-topo-locality.png', 'fetches from the home node per vCPU'),
+                      ('bench-memory.png', 'memory of tables and copies'),
+                      ('bench-price.png', 'the price, series over vanilla')):
         if os.path.exists(os.path.join(top, 'docs', 'img', png)):
             out += ['', f'![{what}](img/{png})']
     return out

@@ -270,7 +270,10 @@ def cmd_boot(args: argparse.Namespace) -> int:
                        args.cpu, args.append, args.name, args.singlestep, args.seed,
                        args.timeout, skip=[p for p in args.skip.split(',') if p],
                        tcg_single=args.tcg_single, tcg_icount=args.tcg_icount,
-                       kunit=not args.kunit_off, kinsn=args.kinsn)
+                       kunit=not args.kunit_off, kinsn=args.kinsn, disk=args.disk)
+    if lane.disk and lane.disk != 'ext4':
+        print(f'error: --disk {lane.disk!r}: expected --disk ext4', file=sys.stderr)
+        return 2
     if sum((lane.singlestep, lane.tcg_single, lane.tcg_icount)) > 1:
         print('error: choose one of --singlestep, --tcg-single and --tcg-icount',
               file=sys.stderr)
@@ -286,6 +289,10 @@ def cmd_boot(args: argparse.Namespace) -> int:
             setattr(lane, key, tests)
     if lane.kexec is not None and lane.hibernate is not None:
         print('error: --kexec and --hibernate: one second kernel per boot', file=sys.stderr)
+        return 2
+    if lane.disk and lane.hibernate is not None:
+        print('error: --disk and --hibernate would both be the first virtio disk',
+              file=sys.stderr)
         return 2
     if lane.kinsn and (lane.kexec is not None or lane.hibernate is not None):
         print('error: --kinsn counts one boot: not with --kexec or --hibernate', file=sys.stderr)
@@ -379,6 +386,8 @@ def main() -> int:
                    help="seconds before the boot counts as hung (default: the topology's)")
     p.add_argument('--kunit-off', action='store_true',
                    help='no KUnit at boot (as kunit=off in tests/matrix)')
+    p.add_argument('--disk', default=None, metavar='ext4',
+                   help='a virtio-blk disk with an empty ext4 file system (mke2fs on the host)')
     p.add_argument('--kinsn', action='store_true',
                    help='count instructions per vCPU and source node with the kinsn TCG plugin '
                         '(build/runs/NAME/kinsn.txt)')

@@ -35,9 +35,11 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # patched-dynamic and kseq-dynamic (PREEMPT_DYNAMIC) are booted too.
 # distro: Debian's own arm64 config with its modules dropped
 # (scripts/distro-config.sh) plus configs/distro.config; distro-dynamic:
-# the same with PREEMPT_DYNAMIC (make check-distro).
+# the same with PREEMPT_DYNAMIC (make check-distro). vanilla-real,
+# patched-real, kseq-real, stock-real: with configs/realistic.config
+# (cgroups, memcg, loopback TCP, ext4, BPF, perf; make bench-real).
 unknown_kernel() {
-	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma nokpti va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic)"
+	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma nokpti va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic, and vanilla, patched, kseq or stock with -real)"
 }
 
 kernel_src() {
@@ -46,6 +48,8 @@ kernel_src() {
 	patched|debug|kseq|stock|nonuma|nokpti|va52|voluntary|distro|distro-dynamic) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
+	vanilla-real) echo "$VANILLA_SRC" ;;
+	patched-real|kseq-real|stock-real) echo "$SRC" ;;
 	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
 	*) die "$(unknown_kernel "$1")" ;;
@@ -74,6 +78,9 @@ kernel_fragments() {
 	*-voluntary|*-dynamic)
 		case "${1%-*}" in patched|kseq|stock) ;; *) die "unknown kernel '$1'" ;; esac
 		echo "$(kernel_fragments "${1%-*}") $TOP/configs/preempt-${1##*-}.config" ;;
+	# make bench's realistic configuration (configs/realistic.config)
+	vanilla-real|patched-real|kseq-real|stock-real)
+		echo "$(kernel_fragments "${1%-real}") $TOP/configs/realistic.config" ;;
 	*) die "$(unknown_kernel "$1")" ;;
 	esac
 }

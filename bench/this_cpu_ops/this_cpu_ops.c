@@ -18,10 +18,18 @@
  * whose body is the address materialisation plus the one memory or
  * atomic (LSE) instruction, what a this_cpu op cannot go below. "empty"
  * calls a function that only returns: the loop and the call.
+ *
+ * And the price the series pays elsewhere, run the same way but with
+ * interrupts on, as they sleep and other CPUs take part: a percpu
+ * allocation and free; new chunks populated and destroyed again; a
+ * kprobe armed and disarmed on core text (every text copy is patched).
+ * Their windows count every CPU.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
@@ -230,19 +238,102 @@ LOOP(floor_cmpxchg, floor_cmpxchg(i, i + 1))
 LOOP(cmpxchg128, bench_this_cpu_cmpxchg128(i, i + 1))
 LOOP(floor_cmpxchg128, floor_cmpxchg128(i, i + 1))
 
+/* ---- the price: interrupts on, every CPU's count ---- */
+
+static noinline int price_alloc_free(void)
+{
+	unsigned long __percpu *p = alloc_percpu(unsigned long);
+
+	if (!p)
+		return -ENOMEM;
+	free_percpu(p);
+	return 0;
+}
+
+/*
+ * Objects of the largest size percpu allows, more than any unit holds:
+ * new chunks, populated. Freed, they are empty, and the percpu balance
+ * work destroys them (all but one); the sleep lets it run inside the
+ * window. The sleep itself is the idle loop's, the same on every kernel.
+ */
+#define CHUNK_OBJS	16
+
+static noinline int price_chunk(void)
+{
+	void __percpu *p[CHUNK_OBJS];
+	int i, ret = 0;
+
+	for (i = 0; i < CHUNK_OBJS; i++) {
+		p[i] = __alloc_percpu(PCPU_MIN_UNIT_SIZE, PAGE_SIZE);
+		if (!p[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	while (i--)
+		free_percpu(p[i]);
+	msleep(10);
+	return ret;
+}
+
+static int price_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* core text that nothing runs during the benchmark: sync(2) */
+static noinline int price_kprobe(void)
+{
+	struct kprobe kp = {
+		.symbol_name = "ksys_sync",
+		.pre_handler = price_kprobe_hit,
+	};
+	int ret = register_kprobe(&kp);
+
+	if (ret)
+		return ret;
+	unregister_kprobe(&kp);
+	return 0;
+}
+
+#define PRICE(name)						\
+static noinline int price_loop_##name(unsigned long n)		\
+{								\
+	unsigned long i;					\
+	int ret = 0;						\
+								\
+	MARK_START();						\
+	for (i = 0; i < n && !ret; i++)				\
+		ret = price_##name();				\
+	MARK_STOP();						\
+	return ret;						\
+}
+
+PRICE(alloc_free)
+PRICE(chunk)
+PRICE(kprobe)
+
+/* loop: interrupts off, one CPU; price: interrupts on, may sleep */
 static const struct {
 	const char *name;
 	void (*loop)(unsigned long n);
+	int (*price)(unsigned long n);
 } loops[] = {
-#define L(x) { #x, loop_##x }
+#define L(x) { #x, loop_##x, NULL }
+#define P(x) { #x, NULL, price_loop_##x }
 	L(empty), L(read), L(floor_read), L(write), L(floor_write),
 	L(inc), L(inc_ptr), L(floor_inc), L(add_return), L(floor_add_return),
 	L(xchg), L(floor_xchg), L(cmpxchg), L(floor_cmpxchg),
 	L(cmpxchg128), L(floor_cmpxchg128),
+	P(alloc_free), P(chunk), P(kprobe),
+#undef P
 #undef L
 };
 
-/* interrupts stay off for the whole loop: a few ms on hardware, at most */
+/*
+ * interrupts stay off for the whole of a loop: a few ms on hardware, at
+ * most; the price runs are slower, but sleep
+ */
 #define MAX_CALLS	100000UL
 
 static ssize_t run_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
@@ -250,6 +341,7 @@ static ssize_t run_write(struct file *file, const char __user *ubuf, size_t len,
 	char buf[64], *name, *arg;
 	unsigned long n, flags;
 	size_t i;
+	int ret;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -269,8 +361,18 @@ static ssize_t run_write(struct file *file, const char __user *ubuf, size_t len,
 		pr_err("this_cpu_ops: run: no op %s\n", name);
 		return -EINVAL;
 	}
+	if (loops[i].price) {
+		/* no one CPU to read: "run" then reads -1 */
+		WRITE_ONCE(last_cpu, -1);
+		ret = loops[i].price(n);
+		if (ret) {
+			pr_err("this_cpu_ops: run: %s failed: %d\n", name, ret);
+			return ret;
+		}
+		return len;
+	}
 	local_irq_save(flags);
-	last_cpu = smp_processor_id();
+	WRITE_ONCE(last_cpu, smp_processor_id());
 	loops[i].loop(n);
 	local_irq_restore(flags);
 	return len;

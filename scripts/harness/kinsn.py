@@ -77,6 +77,9 @@ def bench_windows(console: str, counted: dict[str, list[dict]]) -> list[dict]:
                'user': sum(c['user'] for c in cpus)}
         if cpu is not None:
             row['cpu'] = cpu
+        else:
+            # per vCPU, for the locality of a workload (bench/topo.py)
+            row['vcpus'] = [{'kernel': c['kernel'], 'nodes': c['nodes']} for c in cpus]
         out.append(row)
     extra = sorted(set(counted) - {w for w, _, _, _ in named} - {'total'}, key=int)
     if extra:

@@ -56,6 +56,9 @@ SINGLE_THREAD_ARGS = ['-accel', 'tcg,thread=single']
 # seconds while the guest clock runs on, and the guest reports RCU stalls
 # and soft lockups of CPUs that simply did not run. With icount no vCPU
 # falls behind the clock; a stall reported there is the guest's own.
+# disk=ext4: the file system's size (mke2fs's size argument)
+DATA_DISK = '256M'
+
 ICOUNT_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off']
 
 QEMU = 'qemu-system-aarch64'
@@ -144,6 +147,9 @@ class Lane:
     # each vCPU executes, kernel and user, and from which node's memory
     # the kernel's were fetched: each node's RAM is a file under /dev/shm
     kinsn: bool = False
+    # disk=ext4: a virtio-blk disk with an empty ext4 file system, made on
+    # the host (mke2fs) for this boot and deleted after it
+    disk: str | None = None
 
     @property
     def name(self) -> str:
@@ -163,6 +169,8 @@ class Lane:
             suffix += '-soak'
         if self.kinsn:
             suffix += '-kinsn'
+        if self.disk:
+            suffix += f'-{self.disk}'
         if self.seed is not None:
             suffix += f'-seed{self.seed}'
         if self.kexec is not None:
@@ -207,7 +215,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                  _including: frozenset[str] = frozenset()) -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn]
+    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn] [disk=ext4]
     or "include FILE": the lanes of FILE (a path relative to this file's
     directory), there."""
     lanes = []
@@ -236,7 +244,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
                               '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
-                              '[kunit=off] [minutes=M] [kinsn]"')
+                              '[kunit=off] [minutes=M] [kinsn] [disk=ext4]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -281,6 +289,10 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                     raise MatrixError(f'{path}:{lineno}: minutes={val!r} is not a '
                                       'positive number of minutes')
                 lane.minutes = int(val)
+            elif key == 'disk':
+                if val != 'ext4':
+                    raise MatrixError(f'{path}:{lineno}: disk={val!r}: expected disk=ext4')
+                lane.disk = val
             elif key == 'tcg':
                 if val not in ('single', 'icount'):
                     raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single or '
@@ -290,10 +302,13 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
                                   'append=, singlestep, tcg=, kunit=, seed=, timeout=, kexec=, '
-                                  'hibernate=, skip=, minutes= or kinsn)')
+                                  'hibernate=, skip=, minutes=, kinsn or disk=)')
         if lane.singlestep and (lane.tcg_single or lane.tcg_icount):
             raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread '
                               'with icount: drop tcg=')
+        if lane.disk and lane.hibernate is not None:
+            raise MatrixError(f'{path}:{lineno}: disk= and hibernate= would both be the '
+                              'first virtio disk: one of them')
         if lane.kinsn and (lane.kexec is not None or lane.hibernate is not None):
             raise MatrixError(f'{path}:{lineno}: kinsn counts one boot: not with kexec= '
                               'or hibernate=')
@@ -486,6 +501,18 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             f.truncate(topo.mem_mb << 20)     # sparse: as large as the RAM
         disk = ['-drive', f'if=none,id=swap,file={swap},format=raw',
                 '-device', 'virtio-blk-device,drive=swap']
+    data = os.path.join(rundir, 'disk.img')
+    if lane.disk:
+        # initialised now, so that no ext4lazyinit thread works during the run
+        try:
+            subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext4', '-E',
+                            'lazy_itable_init=0,lazy_journal_init=0', data, DATA_DISK],
+                           check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        except (OSError, subprocess.CalledProcessError) as e:
+            raise SystemExit(f'error: lane {lane.name}: cannot make its ext4 disk with '
+                             f'mke2fs (e2fsprogs): {e}') from e
+        disk = ['-drive', f'if=none,id=data,file={data},format=raw',
+                '-device', 'virtio-blk-device,drive=data']
 
     def qemu(serial: str, cmdline: str) -> list[str]:
         return (['qemu-system-aarch64', '-nodefaults', '-display', 'none', '-no-reboot',
@@ -541,6 +568,8 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             with open(log, 'a', encoding='utf-8') as out:
                 out.write(SECOND_BOOT + '\n' + second)
         os.unlink(swap)
+    if lane.disk:
+        os.unlink(data)
     secs = time.monotonic() - start
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
         f.write(''.join(f'cd {shlex.quote(rundir)} && {shlex.join(c)}\n' for c in cmds))

@@ -38,8 +38,10 @@ class Parse(unittest.TestCase):
                 self.assertIn(what, str(cm.exception))
 
 
-W = {'0': [{'kernel': 1000, 'user': 5}, {'kernel': 100, 'user': 1}],
-     '1': [{'kernel': 1900, 'user': 9}, {'kernel': 200, 'user': 1}],
+W = {'0': [{'kernel': 1000, 'user': 5, 'nodes': [900, 100]},
+           {'kernel': 100, 'user': 1, 'nodes': [0, 100]}],
+     '1': [{'kernel': 1900, 'user': 9, 'nodes': [1900, 0]},
+           {'kernel': 200, 'user': 1, 'nodes': [0, 200]}],
      'total': [{'kernel': 9999, 'user': 99}]}
 CONSOLE = """# bench: window 0 fork 100
     # bench: window 1 fork 200
@@ -52,11 +54,15 @@ class Bench(unittest.TestCase):
         self.assertEqual([(w['stressor'], w['ops'], w['kernel']) for w in ws],
                          [('fork', 100, 1100), ('fork', 200, 2100)])
         self.assertEqual(kinsn.per_op(ws), {'fork': 10.0})
+        # every vCPU's counts of an all-vCPU window, for its locality
+        self.assertEqual(ws[0]['vcpus'], [{'kernel': 1000, 'nodes': [900, 100]},
+                                          {'kernel': 100, 'nodes': [0, 100]}])
 
     def test_one_cpu(self) -> None:
         console = '# bench: window 0 op:inc 100 cpu 1\n# bench: window 1 op:inc 200 cpu 1\n'
         ws = kinsn.bench_windows(console, W)
         self.assertEqual([(w['kernel'], w['cpu']) for w in ws], [(100, 1), (200, 1)])
+        self.assertNotIn('vcpus', ws[0])
         self.assertEqual(kinsn.per_op(ws), {'op:inc': 1.0})
         with self.assertRaises(ValueError) as cm:
             kinsn.bench_windows(console.replace('cpu 1', 'cpu 2'), W)
