@@ -140,8 +140,11 @@ bench-insn: deps
 
 # The same on the realistic configuration (tests/matrix-bench-real:
 # configs/realistic.config, a memory cgroup, loopback TCP, ext4 on a
-# virtio-blk disk, the guest's perf events beside the plugin).
+# virtio-blk disk, a compile with Debian's arm64 gcc from that disk
+# (bench/cc-image.sh), the guest's perf events beside the plugin).
 bench-real: deps
+	@MATRIX=$(CURDIR)/tests/matrix-bench-real $(MAKE) --no-print-directory kernels
+	@bash bench/cc-image.sh vanilla-real
 	$(call bench-lanes,tests/matrix-bench-real,RUNS,real)
 	@python3 bench/insn.py table docs/data/bench/real
 

@@ -134,11 +134,14 @@ def topo_plots(plt, runs: dict[str, list[dict]], out: str) -> list[str]:
                 if k not in by:
                     continue
                 vals = [100 * x for x in (by[k]['fork'] or by[k]['boot'])]
-                ax.bar([c + 0.4 * i for c in range(len(vals))], vals, 0.4,
+                ax.bar([c - 0.2 + 0.4 * i for c in range(len(vals))], vals, 0.4,
                        label='vanilla' if k == 'vanilla' else 'series')
+                n = len(vals)
+            ax.set_xticks(range(0, n, max(1, n // 16)))
             ax.set_ylim(0, 105)
             ax.set_ylabel('%')
-            ax.set_title(f'{t}: fork, kernel fetches from the home node, per vCPU',
+            when = 'during fork' if any(by[k]['fork'] for k in by) else 'power-on to power-off'
+            ax.set_title(f'{t}: kernel fetches from the home node {when}, per vCPU',
                          fontsize=9)
             ax.tick_params(labelsize=7)
         axes[0, 0].legend(fontsize=8, loc='lower right')

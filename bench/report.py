@@ -203,6 +203,7 @@ def main() -> int:
                     f.read().rstrip(), '```']
     out += structure_section(os.path.join(top, 'docs', 'data', 'bench', 'structure.json'), top)
     out += bench_section(args.bench, top)
+    out += real_section(os.path.join(top, 'docs', 'data', 'bench', 'real'), top)
     out += topo_section([os.path.join(top, 'docs', 'data', 'bench', d)
                          for d in ('topo', 'topo-big')], top)
     out += site_table(os.path.join(top, 'build', 'sites.json'))
@@ -307,6 +308,26 @@ def structure_section(path: str, top: str) -> list[str]:
             'preemption off). The register tracking is a heuristic, the same for',
             'every kernel; the script\'s header says how it works.', '']  + \
         structure.table(d['counts']).rstrip().splitlines()
+
+
+def real_section(data: str, top: str) -> list[str]:
+    """The recorded runs of make bench-real: bench/insn.py's tables."""
+    if not glob.glob(os.path.join(data, '*.json')):
+        return []
+    return ['', '## The realistic configuration (`make bench-real`)', '',
+            'As the section above, on kernels built with configs/realistic.config',
+            'added (cgroups and memcg, TCP over loopback, ext4, BPF, perf events),',
+            'everything in a memory cgroup, with three more workloads: sock (TCP',
+            'over loopback), hdd (ext4 on a virtio-blk disk) and cc (Debian\'s',
+            'arm64 gcc-12 compiling eight preprocessed files of lib/ from that',
+            'disk; one op is the eight). The guest\'s own perf events count each',
+            'stressor window too (second table). QEMU\'s PMU reads one counter for',
+            'the whole machine (`icount_get_raw()`), so those figures include other',
+            'vCPUs\' instructions and cannot check the plugin: docs/design.md',
+            'section 15. switch is bimodal (about 16,500 or 19,050 per op by where',
+            'the pair runs) and exec varies by 13%: their ratios are placement and',
+            'noise. Regenerate: `make bench-real` (RUNS boots per variant), then',
+            '`make results`.', ''] + bench_script(top, 'insn.py', 'table', data)
 
 
 def topo_section(dirs: list[str], top: str) -> list[str]:

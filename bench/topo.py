@@ -182,6 +182,14 @@ def price(runs: dict[str, list[dict]], topos: list[str], data: dict) -> list[str
     out.append('\nvanilla / series (ratio), kernel instructions per operation, every vCPU counted '
                '((K(2N) - K(N)) / N); init: the guest clock (-icount: instructions) when init '
                'started; mean over the runs\n')
+    # what each text copy adds to a case that patches core text
+    for p in ('static_key', 'kprobe'):
+        per = [(t, (d['patched'] - d['vanilla']) / d['copies'])
+               for t, d in data.get('price', {}).get(p, {}).items() if d['copies']]
+        if per:
+            out.append(f'{p}: the series minus vanilla, per text copy: '
+                       + ', '.join(f'{t} {v:+,.0f}' for t, v in per) + '.')
+    out.append('')
     return out
 
 

@@ -15,7 +15,7 @@ mkdir -p "$GUEST"
 APPLETS="sh ash mount umount mkdir cat echo ls sleep poweroff reboot grep sed awk
 	tr cut head tail wc seq sort uniq date dmesg printf test [ true false expr
 	basename dirname find xargs timeout kill ps uname nproc sync rm cp mv ln
-	insmod rmmod lsmod taskset mkswap swapon swapoff"
+	insmod rmmod lsmod taskset mkswap swapon swapoff ip chroot"
 
 build_base() {
 	local root=$GUEST/rootfs.tmp key

@@ -56,6 +56,8 @@ SINGLE_THREAD_ARGS = ['-accel', 'tcg,thread=single']
 # seconds while the guest clock runs on, and the guest reports RCU stalls
 # and soft lockups of CPUs that simply did not run. With icount no vCPU
 # falls behind the clock; a stall reported there is the guest's own.
+# the disk= lane options
+DISKS = ('ext4', 'cc')
 # disk=ext4: the file system's size (mke2fs's size argument)
 DATA_DISK = '256M'
 
@@ -148,7 +150,9 @@ class Lane:
     # the kernel's were fetched: each node's RAM is a file under /dev/shm
     kinsn: bool = False
     # disk=ext4: a virtio-blk disk with an empty ext4 file system, made on
-    # the host (mke2fs) for this boot and deleted after it
+    # the host (mke2fs) for this boot and deleted after it; disk=cc: the
+    # compiler disk of bench/cc-image.sh, its writes kept in a temporary
+    # overlay (QEMU's snapshot=on)
     disk: str | None = None
 
     @property
@@ -215,7 +219,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                  _including: frozenset[str] = frozenset()) -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn] [disk=ext4]
+    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn] [disk=ext4|cc]
     or "include FILE": the lanes of FILE (a path relative to this file's
     directory), there."""
     lanes = []
@@ -244,7 +248,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
                               '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
-                              '[kunit=off] [minutes=M] [kinsn] [disk=ext4]"')
+                              '[kunit=off] [minutes=M] [kinsn] [disk=ext4|cc]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -290,8 +294,9 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                                       'positive number of minutes')
                 lane.minutes = int(val)
             elif key == 'disk':
-                if val != 'ext4':
-                    raise MatrixError(f'{path}:{lineno}: disk={val!r}: expected disk=ext4')
+                if val not in DISKS:
+                    raise MatrixError(f'{path}:{lineno}: disk={val!r}: expected disk=ext4 '
+                                      'or disk=cc')
                 lane.disk = val
             elif key == 'tcg':
                 if val not in ('single', 'icount'):
@@ -502,7 +507,14 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
         disk = ['-drive', f'if=none,id=swap,file={swap},format=raw',
                 '-device', 'virtio-blk-device,drive=swap']
     data = os.path.join(rundir, 'disk.img')
-    if lane.disk:
+    if lane.disk == 'cc':
+        cc_disk = os.path.join(build, 'bench', 'cc', 'cc.img')
+        if not os.path.exists(cc_disk):
+            raise SystemExit(f'error: lane {lane.name}: no compiler disk {cc_disk}: '
+                             'bash bench/cc-image.sh makes it (make bench-real does)')
+        disk = ['-drive', f'if=none,id=data,file={cc_disk},format=raw,snapshot=on',
+                '-device', 'virtio-blk-device,drive=data']
+    elif lane.disk:
         # initialised now, so that no ext4lazyinit thread works during the run
         try:
             subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext4', '-E',
@@ -568,7 +580,7 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             with open(log, 'a', encoding='utf-8') as out:
                 out.write(SECOND_BOOT + '\n' + second)
         os.unlink(swap)
-    if lane.disk:
+    if lane.disk == 'ext4':
         os.unlink(data)
     secs = time.monotonic() - start
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:

@@ -49,14 +49,16 @@ extra_args() {
 	case $1 in
 	exec) echo "--exec-max 1 --temp-path /tmp" ;;
 	mmap) echo "--mmap-bytes 4m --temp-path /tmp" ;;
-	hdd) echo "--hdd-bytes 4m --temp-path $DATA" ;;
+	hdd) echo "--hdd-bytes 4m --temp-path $DATA/tmp" ;;
 	*) echo "--temp-path /tmp" ;;
 	esac
 }
 # only when bench_only names them: stressors that need the realistic
 # configuration (configs/realistic.config): TCP over loopback; writes and
 # reads on ext4, on the lane's disk (disk=ext4, mounted at $DATA)
-REAL="sock:20 hdd:400"
+# and a compile: gcc -O2 -c of eight preprocessed kernel files, with the
+# compiler in a chroot on the lane's disk (disk=cc: bench/cc-image.sh)
+REAL="sock:20 hdd:400 cc:1"
 DATA=/mnt/bench
 # the module's loops (its debugfs file "ops" lists them), N calls each
 OPS="empty read floor_read write floor_write inc inc_ptr floor_inc add_return
@@ -139,13 +141,14 @@ case " $* " in *" sock:"*)
 		ktap_finish
 	fi ;;
 esac
-case " $* " in *" hdd:"*)
+case " $* " in *" hdd:"* | *" cc:"*)
 	mkdir -p $DATA
 	if ! mount -t ext4 /dev/vda $DATA 2>/tmp/bench.mount; then
 		sed 's/^/# mount: /' /tmp/bench.mount
-		for e in "$@"; do ktap_fail "${e%:*} # hdd: no ext4 on /dev/vda (disk=ext4, CONFIG_EXT4_FS)"; done
+		for e in "$@"; do ktap_fail "${e%:*} # hdd, cc: no ext4 on /dev/vda (disk=, CONFIG_EXT4_FS)"; done
 		ktap_finish
-	fi ;;
+	fi
+	mkdir -p $DATA/tmp ;;
 esac
 perf=
 [ "$(cmdline_param bench_perf)" = 1 ] && perf="-p /tmp/bench.perf"
@@ -232,8 +235,35 @@ run_price() {
 	if [ $ok = 1 ]; then ktap_ok "price:$name"; else ktap_fail "price:$name"; fi
 }
 
+# cc:N - N times, gcc -O2 -c of every file of $DATA/src, in a chroot
+run_cc() {
+	n=$((${1#cc:} * scale))
+	ok=1
+	if [ ! -x $DATA/usr/bin/gcc-12 ]; then
+		ktap_fail "cc # no gcc-12 on /dev/vda (disk=cc, bench/cc-image.sh)"
+		return
+	fi
+	for ops in $n $((2 * n)); do
+		ktap_diag "bench: window $window cc $ops"
+		w=$window
+		window=$((window + 1))
+		rm -f /tmp/bench.perf
+		if ! /harness/bin/kmark $perf /bin/sh -c "i=0; while [ \$i -lt $ops ]; do
+			for f in $DATA/src/*.i; do
+				chroot $DATA /usr/bin/gcc-12 -O2 -w -c /src/\${f##*/} -o /tmp/cc.o || exit 1
+			done; i=\$((i + 1)); done" >/tmp/bench.err 2>&1; then
+			ktap_diag "cc $ops failed: $(tail -n 1 /tmp/bench.err)"
+			ok=0
+		elif [ -n "$perf" ]; then
+			ktap_diag "bench: perf $w $(awk '{ printf "%s ", $2 }' /tmp/bench.perf)"
+		fi
+	done
+	if [ $ok = 1 ]; then ktap_ok cc; else ktap_fail cc; fi
+}
+
 for e in "$@"; do
 	case $e in
+	cc:*) run_cc "$e"; continue ;;
 	op:*)
 		if need_mod; then run_op "$e"; else ktap_fail "${e%:*} # cannot load $MOD"; fi
 		continue ;;

@@ -256,6 +256,17 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual((lane.tcg_single, lane.tcg_icount, lane.name),
                          (False, True, 'patched-64cpu-4node-icount'))
 
+    def test_disk(self) -> None:
+        lane = runner.parse_matrix('patched-real 2node bench kinsn disk=cc\n')[0]
+        self.assertEqual((lane.disk, lane.name), ('cc', 'patched-real-2node-kinsn-cc'))
+        self.assertEqual(runner.parse_matrix('vanilla 1node x disk=ext4\n')[0].disk, 'ext4')
+        for text, msg in (('patched 2node x disk=xfs\n', "disk='xfs'"),
+                          ('patched 2node x disk=ext4 hibernate=resumed\n', 'one of them')):
+            with self.subTest(text=text):
+                with self.assertRaises(runner.MatrixError) as cm:
+                    runner.parse_matrix(text)
+                self.assertIn(msg, str(cm.exception))
+
     def test_seed(self) -> None:
         lane = runner.parse_matrix('patched 2node pcpu_pgtable seed=14 append=x=2\n')[0]
         self.assertEqual((lane.seed, lane.name), (14, 'patched-2node-seed14-x-2'))
