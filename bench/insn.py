@@ -238,6 +238,20 @@ def perf_table(runs: dict[str, list[dict]], lanes: list[str], stressors: list[st
           'emulates; kmark -p) for the stressor\'s own tasks, and in brackets that as a '
           'share of the plugin\'s count of every vCPU over the same windows; mean over the '
           'runs\n')
+    # a task's perf count can only be below every vCPU's count of the
+    # same window, unless the PMU counts more than the task
+    over = {}
+    for rs in runs.values():
+        for r in rs:
+            for w in r.get('windows', []):
+                p = r.get('perf', {}).get(str(w['window']))
+                if p and w['user'] and p[1] > w['user']:
+                    over.setdefault(w['stressor'], []).append(p[1] / w['user'])
+    if over:
+        print('instructions:u above the plugin\'s user instructions of every vCPU in the same '
+              'window (impossible for a per-CPU counter): '
+              + '; '.join(f'{s} in {len(v)} windows, {min(v):.3f} to {max(v):.3f} times'
+                          for s, v in sorted(over.items())) + '.\n')
 
 
 def locality(r: dict) -> list[float]:

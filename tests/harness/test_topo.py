@@ -62,6 +62,20 @@ class Readers(unittest.TestCase):
         # pipe's windows have no perf counts: no figure, not a zero
         self.assertEqual(insn.perf_per_op(rec), {'sock': 90.0})
 
+    def test_perf_above_plugin(self) -> None:
+        import contextlib
+        import io
+        r = {'kernel': 'vanilla-real', 'append': '', 'per_op': {'sock': 10.0},
+             'perf_per_op': {'sock': 8.0}, 'perf': {'0': [5, 110], '1': [9, 90]},
+             'windows': [{'window': 0, 'stressor': 'sock', 'user': 100},
+                         {'window': 1, 'stressor': 'sock', 'user': 100}]}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            insn.perf_table({'v': [r]}, ['v'], ['sock'])
+        self.assertIn('| sock | 8 (80%) |', out.getvalue())
+        # one window of two counted more than every vCPU did
+        self.assertIn('sock in 1 windows, 1.100 to 1.100 times', out.getvalue())
+
     def test_home_node(self) -> None:
         t = topology.load(os.path.join(TOP, 'numa-topologies', 'memless-far.topo'))
         # node 2 has no memory; node 1 is nearer to it (15) than node 0 (30)
