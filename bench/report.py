@@ -306,7 +306,10 @@ def structure_section(path: str, top: str) -> list[str]:
             '(current); those within a few instructions after a `tpidr_el1` read',
             'have the shape of a stock this_cpu op (or of this_cpu_ptr() use with',
             'preemption off). The register tracking is a heuristic, the same for',
-            'every kernel; the script\'s header says how it works.', '']  + \
+            'every kernel; the script\'s header says how it works. Its call-site',
+            'counts are lower than bench/disasm.sh\'s (the codegen checks above,',
+            'and the cover letter), which count every section of vmlinux,',
+            '.init.text and the alternatives\' replacements included.', '']  + \
         structure.table(d['counts']).rstrip().splitlines()
 
 

@@ -272,7 +272,7 @@ def cmd_boot(args: argparse.Namespace) -> int:
                        tcg_single=args.tcg_single, tcg_icount=args.tcg_icount,
                        kunit=not args.kunit_off, kinsn=args.kinsn, disk=args.disk)
     if lane.disk and lane.disk not in runner.DISKS:
-        print(f'error: --disk {lane.disk!r}: expected --disk ext4 or --disk cc', file=sys.stderr)
+        print(f'error: --disk {lane.disk!r}: expected --disk cc', file=sys.stderr)
         return 2
     if sum((lane.singlestep, lane.tcg_single, lane.tcg_icount)) > 1:
         print('error: choose one of --singlestep, --tcg-single and --tcg-icount',
@@ -386,9 +386,8 @@ def main() -> int:
                    help="seconds before the boot counts as hung (default: the topology's)")
     p.add_argument('--kunit-off', action='store_true',
                    help='no KUnit at boot (as kunit=off in tests/matrix)')
-    p.add_argument('--disk', default=None, metavar='ext4|cc',
-                   help='a virtio-blk disk: an empty ext4 file system (mke2fs on the host), '
-                        'or the compiler disk of bench/cc-image.sh')
+    p.add_argument('--disk', default=None, metavar='cc',
+                   help='a virtio-blk disk: the compiler disk of bench/cc-image.sh')
     p.add_argument('--kinsn', action='store_true',
                    help='count instructions per vCPU and source node with the kinsn TCG plugin '
                         '(build/runs/NAME/kinsn.txt)')

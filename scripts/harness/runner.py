@@ -56,14 +56,12 @@ SINGLE_THREAD_ARGS = ['-accel', 'tcg,thread=single']
 # seconds while the guest clock runs on, and the guest reports RCU stalls
 # and soft lockups of CPUs that simply did not run. With icount no vCPU
 # falls behind the clock; a stall reported there is the guest's own.
-# the disk= lane options
-DISKS = ('ext4', 'cc')
-# disk=ext4: the file system's size (mke2fs's size argument)
-DATA_DISK = '256M'
-
 ICOUNT_ARGS = ['-accel', 'tcg,thread=single', '-icount', 'shift=3,sleep=off']
 
 QEMU = 'qemu-system-aarch64'
+
+# the disk= lane options: the compiler disk of bench/cc-image.sh
+DISKS = ('cc',)
 QEMU_MIN = (7, 0)
 
 
@@ -149,10 +147,9 @@ class Lane:
     # each vCPU executes, kernel and user, and from which node's memory
     # the kernel's were fetched: each node's RAM is a file under /dev/shm
     kinsn: bool = False
-    # disk=ext4: a virtio-blk disk with an empty ext4 file system, made on
-    # the host (mke2fs) for this boot and deleted after it; disk=cc: the
-    # compiler disk of bench/cc-image.sh, its writes kept in a temporary
-    # overlay (QEMU's snapshot=on)
+    # disk=cc: a virtio-blk disk, the ext4 compiler disk of
+    # bench/cc-image.sh, its writes kept in a temporary overlay (QEMU's
+    # snapshot=on)
     disk: str | None = None
 
     @property
@@ -219,7 +216,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                  _including: frozenset[str] = frozenset()) -> list[Lane]:
     """Lines: <kernel> <topology> <guest tests, comma separated or -> [cpu=M] [append="..."]
     [singlestep | tcg=single] [seed=N] [timeout=SECONDS] [kexec=TESTS | hibernate=TESTS]
-    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn] [disk=ext4|cc]
+    [skip=PATTERNS] [kunit=off] [minutes=M] [kinsn] [disk=cc]
     or "include FILE": the lanes of FILE (a path relative to this file's
     directory), there."""
     lanes = []
@@ -248,7 +245,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
                               '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
-                              '[kunit=off] [minutes=M] [kinsn] [disk=ext4|cc]"')
+                              '[kunit=off] [minutes=M] [kinsn] [disk=cc]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -295,8 +292,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                 lane.minutes = int(val)
             elif key == 'disk':
                 if val not in DISKS:
-                    raise MatrixError(f'{path}:{lineno}: disk={val!r}: expected disk=ext4 '
-                                      'or disk=cc')
+                    raise MatrixError(f'{path}:{lineno}: disk={val!r}: expected disk=cc')
                 lane.disk = val
             elif key == 'tcg':
                 if val not in ('single', 'icount'):
@@ -506,24 +502,12 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             f.truncate(topo.mem_mb << 20)     # sparse: as large as the RAM
         disk = ['-drive', f'if=none,id=swap,file={swap},format=raw',
                 '-device', 'virtio-blk-device,drive=swap']
-    data = os.path.join(rundir, 'disk.img')
     if lane.disk == 'cc':
         cc_disk = os.path.join(build, 'bench', 'cc', 'cc.img')
         if not os.path.exists(cc_disk):
             raise SystemExit(f'error: lane {lane.name}: no compiler disk {cc_disk}: '
                              'bash bench/cc-image.sh makes it (make bench-real does)')
         disk = ['-drive', f'if=none,id=data,file={cc_disk},format=raw,snapshot=on',
-                '-device', 'virtio-blk-device,drive=data']
-    elif lane.disk:
-        # initialised now, so that no ext4lazyinit thread works during the run
-        try:
-            subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext4', '-E',
-                            'lazy_itable_init=0,lazy_journal_init=0', data, DATA_DISK],
-                           check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-        except (OSError, subprocess.CalledProcessError) as e:
-            raise SystemExit(f'error: lane {lane.name}: cannot make its ext4 disk with '
-                             f'mke2fs (e2fsprogs): {e}') from e
-        disk = ['-drive', f'if=none,id=data,file={data},format=raw',
                 '-device', 'virtio-blk-device,drive=data']
 
     def qemu(serial: str, cmdline: str) -> list[str]:
@@ -580,8 +564,6 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
             with open(log, 'a', encoding='utf-8') as out:
                 out.write(SECOND_BOOT + '\n' + second)
         os.unlink(swap)
-    if lane.disk == 'ext4':
-        os.unlink(data)
     secs = time.monotonic() - start
     with open(os.path.join(rundir, 'qemu-cmdline'), 'w', encoding='utf-8') as f:
         f.write(''.join(f'cd {shlex.quote(rundir)} && {shlex.join(c)}\n' for c in cmds))

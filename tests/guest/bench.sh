@@ -55,9 +55,9 @@ extra_args() {
 }
 # only when bench_only names them: stressors that need the realistic
 # configuration (configs/realistic.config): TCP over loopback; writes and
-# reads on ext4, on the lane's disk (disk=ext4, mounted at $DATA)
-# and a compile: gcc -O2 -c of eight preprocessed kernel files, with the
-# compiler in a chroot on the lane's disk (disk=cc: bench/cc-image.sh)
+# reads on ext4 and a compile (gcc -O2 -c of eight preprocessed kernel
+# files, the compiler in a chroot), both on the lane's disk (disk=cc:
+# bench/cc-image.sh), mounted at $DATA
 REAL="sock:20 hdd:400 cc:1"
 DATA=/mnt/bench
 # the module's loops (its debugfs file "ops" lists them), N calls each
@@ -145,7 +145,7 @@ case " $* " in *" hdd:"* | *" cc:"*)
 	mkdir -p $DATA
 	if ! mount -t ext4 /dev/vda $DATA 2>/tmp/bench.mount; then
 		sed 's/^/# mount: /' /tmp/bench.mount
-		for e in "$@"; do ktap_fail "${e%:*} # hdd, cc: no ext4 on /dev/vda (disk=, CONFIG_EXT4_FS)"; done
+		for e in "$@"; do ktap_fail "${e%:*} # hdd, cc: no ext4 on /dev/vda (disk=cc, CONFIG_EXT4_FS)"; done
 		ktap_finish
 	fi
 	mkdir -p $DATA/tmp ;;
