@@ -10,7 +10,7 @@ SEL := $(if $(TOPO),--topo $(TOPO)) $(if $(KERNEL),--kernel $(KERNEL))
 
 .PHONY: help deps tree kernels kernel-% initramfs demo check selftest \
 	checkpatch topologies clean distclean check-big check-distro soak dev-tree export results bisect-build mutants \
-	bench-insn bench-smoke bench-topo bench-structure bench-real bench-topo-big bench
+	bench-insn bench-smoke bench-topo bench-structure bench-real bench-distro bench-topo-big bench
 
 help:
 	@echo 'make demo               build, boot the default 2-node topology, show a report'
@@ -148,6 +148,18 @@ bench-real: deps
 	$(call bench-lanes,tests/matrix-bench-real,RUNS,real)
 	@python3 bench/insn.py table docs/data/bench/real
 
+# The same on Debian's own arm64 config (tests/matrix-bench-distro: the
+# make check-distro kernels and vanilla on that config, under Debian's
+# voluntary preemption and under PREEMPT_DYNAMIC booted with preempt=full),
+# and the structure of those kernels (not with KERNEL=, which runs one
+# kernel's lanes and keeps the others' recorded runs); four slow builds
+# (about 25 minutes each from scratch).
+bench-distro: deps
+	$(call bench-lanes,tests/matrix-bench-distro,RUNS,distro)
+	$(if $(KERNEL),,@python3 bench/structure.py --json docs/data/bench/structure-distro.json \
+		vanilla-distro distro vanilla-distro-dynamic distro-dynamic)
+	@python3 bench/insn.py table docs/data/bench/distro
+
 # Per topology (tests/matrix-bench-topo), vanilla and the series: text
 # locality over boot and over a workload, the memory of tables and copies,
 # and the price of the series (percpu alloc and chunks, kprobe, static key,
@@ -176,7 +188,7 @@ bench-structure:
 	@python3 bench/structure.py --json docs/data/bench/structure.json vanilla stock patched kseq
 
 # Everything above, then docs/results.md.
-bench: bench-structure bench-insn bench-real bench-topo bench-topo-big results
+bench: bench-structure bench-insn bench-real bench-distro bench-topo bench-topo-big results
 
 # docs/results.md from the last `make check` logs and a disassembly of the
 # this_cpu ops built against the vanilla, patched, kseq and stock kernels.

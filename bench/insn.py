@@ -156,13 +156,46 @@ def load(d: str) -> dict[str, list[dict]]:
 OPS = ['read', 'write', 'inc', 'inc_ptr', 'add_return', 'xchg', 'cmpxchg', 'cmpxchg128']
 
 
+CONFIGS = {'': 'configs/base.config',
+           'real': 'configs/base.config + configs/realistic.config',
+           'distro': "Debian's config.arm64_none_arm64, modules dropped, + configs/distro.config",
+           'distro-dynamic': "Debian's config.arm64_none_arm64, modules dropped, + configs/distro.config "
+                             '+ configs/preempt-dynamic.config'}
+
+
+def family(kernel: str) -> str:
+    """The configuration a kernel is built from, whatever its source and
+    this_cpu choice: '' (base), 'real', 'distro' or 'distro-dynamic'."""
+    k = kernel.removeprefix('vanilla').lstrip('-')
+    for v in ('patched', 'kseq', 'stock'):
+        if k == v or k.startswith(v + '-'):
+            return k[len(v) + 1:]
+    return k
+
+
 def config_of(runs: dict[str, list[dict]]) -> str:
     """The configuration the runs' kernels were built from."""
-    if all(r['kernel'].endswith('-real') for rs in runs.values() for r in rs):
-        return 'configs/base.config + configs/realistic.config'
-    if any(r['kernel'].endswith('-real') for rs in runs.values() for r in rs):
-        return 'configs/base.config, and + configs/realistic.config for the -real kernels'
-    return 'configs/base.config'
+    fams = sorted({family(r['kernel']) for rs in runs.values() for r in rs})
+    if len(fams) == 1:
+        return CONFIGS.get(fams[0], fams[0])
+    return '; '.join(f'{CONFIGS.get(f, f)} for the {f or "base"} kernels' for f in fams)
+
+
+def preempt_of(runs: dict[str, list[dict]], lane: str) -> str:
+    """The preempt= boot option of a lane, if any."""
+    return next((w for w in runs[lane][0].get('append', '').split()
+                 if w.startswith('preempt=')), '')
+
+
+def bases(runs: dict[str, list[dict]], lanes: list[str]) -> dict[str, str | None]:
+    """Each lane's reference: the vanilla lane of the same configuration and
+    preempt= boot option (the first in table order), or None."""
+    out = {}
+    for l in lanes:
+        key = (family(runs[l][0]['kernel']), preempt_of(runs, l))
+        out[l] = next((b for b in lanes if runs[b][0]['kernel'].startswith('vanilla') and
+                       (family(runs[b][0]['kernel']), preempt_of(runs, b)) == key), None)
+    return out
 
 
 def label(runs: dict[str, list[dict]], lane: str) -> str:
@@ -181,8 +214,12 @@ def order(runs: dict[str, list[dict]]) -> list[str]:
     """Lanes in table order: by kernel as in KERNELS, then boot options."""
     def key(l: str) -> tuple:
         k = runs[l][0]['kernel']
-        base = k.removesuffix('-real')
-        return (KERNELS.index(base) if base in KERNELS else len(KERNELS), k, label(runs, l))
+        fam = family(k)
+        v = k.removesuffix('-' + fam) if fam else k
+        if fam and k == fam:
+            v = 'patched'   # distro, distro-dynamic: the series
+        return (fam, preempt_of(runs, l), KERNELS.index(v) if v in KERNELS else len(KERNELS),
+                k, label(runs, l))
     return sorted(runs, key=key)
 
 
@@ -284,14 +321,20 @@ def cmd_record(args: argparse.Namespace) -> int:
         print(f'error: no passing bench runs under {args.out} (insn.py run)', file=sys.stderr)
         return 2
     os.makedirs(args.dest, exist_ok=True)
+    # the lanes run here replace their earlier record; other lanes' runs
+    # (make bench-distro KERNEL=distro-dynamic, say) stay
     for old in glob.glob(os.path.join(args.dest, '*.json')):
-        os.unlink(old)
+        if os.path.basename(old).rsplit('.run', 1)[0] in runs:
+            os.unlink(old)
     n = 0
     for rs in runs.values():
         for r in rs:
             shutil.copy(os.path.join(args.out, f'{r["lane"]}.run{r["run"]}.json'), args.dest)
             n += 1
-    print(f'  RECORD   {n} runs of {len(runs)} lanes in {os.path.relpath(args.dest, TOP)}')
+    kept = {os.path.basename(p).rsplit('.run', 1)[0]
+            for p in glob.glob(os.path.join(args.dest, '*.json'))} - set(runs)
+    print(f'  RECORD   {n} runs of {len(runs)} lanes in {os.path.relpath(args.dest, TOP)}'
+          + (f' (kept the earlier runs of {len(kept)} other lanes)' if kept else ''))
     return 0
 
 
@@ -310,12 +353,11 @@ def cmd_table(args: argparse.Namespace) -> int:
         op_table(runs, lanes)
     stressors = sorted({s for rs in runs.values() for r in rs for s in r['per_op']
                         if ':' not in s})
-    base = next((l for l in lanes if runs[l][0]['kernel'].startswith('vanilla')), None)
+    base = bases(runs, lanes)
     print('| stressor | ' + ' | '.join(label(runs, l) for l in lanes) + ' |')
     print('|---' * (len(lanes) + 1) + '|')
     for s in stressors:
         cells = []
-        ref = statistics.mean(r['per_op'][s] for r in runs[base]) if base else None
         for l in lanes:
             v = [r['per_op'][s] for r in runs[l] if s in r['per_op']]
             if not v:
@@ -325,12 +367,17 @@ def cmd_table(args: argparse.Namespace) -> int:
             cell = f'{m:,.0f}'
             if len(v) > 1:
                 cell += f' ± {statistics.stdev(v):,.0f}'
-            if ref and l != base:
-                cell += f' ({m / ref:.3f})'
+            b = base[l]
+            ref = [r['per_op'][s] for r in runs[b] if s in r['per_op']] if b else []
+            if ref and l != b:
+                cell += f' ({m / statistics.mean(ref):.3f})'
             cells.append(cell)
         print(f'| {s} | ' + ' | '.join(cells) + ' |')
-    print(f'\nkernel instructions per op, all vCPUs; mean ± stdev over the runs'
-          + (f' (ratio to {label(runs, base)})' if base else '') + '\n')
+    refs = sorted({b for b in base.values() if b}, key=lanes.index)
+    print('\nkernel instructions per op, all vCPUs; mean ± stdev over the runs'
+          + (f' (ratio to {label(runs, refs[0])})' if len(refs) == 1 else
+             ' (ratio to the vanilla lane of the same configuration and preempt= option: '
+             + ', '.join(label(runs, b) for b in refs) + ')' if refs else '') + '\n')
     if any(r.get('perf_per_op') for rs in runs.values() for r in rs):
         perf_table(runs, lanes, stressors)
     if all('vcpu_node' in r for rs in runs.values() for r in rs):
@@ -340,7 +387,7 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 def reading(runs: dict[str, list[dict]], lanes: list[str], stressors: list[str],
-            base: str | None) -> None:
+            base: dict[str, str | None]) -> None:
     """What the tables show, in numbers computed from them."""
     out = []
     floors = {op: op_cost(runs[lanes[0]][0]['per_op'], floor_of(op)) for op in OPS}
@@ -352,23 +399,24 @@ def reading(runs: dict[str, list[dict]], lanes: list[str], stressors: list[str],
             spans.append(f'{label(runs, l)} {min(over):g} to {max(over):g}')
     if spans:
         out.append('Per this_cpu op, instructions beyond the floor: ' + '; '.join(spans) + '.')
-    if base and len(runs[base]) > 1:
-        spread = {s: statistics.stdev(r['per_op'][s] for r in runs[base]) /
-                  statistics.mean(r['per_op'][s] for r in runs[base]) for s in stressors}
-        steady = [s for s in stressors if spread[s] < 0.02]
-        noisy = [f'{s} ({100 * spread[s]:.1f}%)' for s in stressors if s not in steady]
-        out.append(f'Run to run, {label(runs, base)} varies by less than 2% (stdev over mean) '
+    for b in sorted({b for b in base.values() if b and len(runs[b]) > 1}, key=lanes.index):
+        spread = {s: statistics.stdev(r['per_op'][s] for r in runs[b]) /
+                  statistics.mean(r['per_op'][s] for r in runs[b]) for s in stressors
+                  if all(s in r['per_op'] for r in runs[b])}
+        steady = [s for s in spread if spread[s] < 0.02]
+        noisy = [f'{s} ({100 * spread[s]:.1f}%)' for s in spread if s not in steady]
+        out.append(f'Run to run, {label(runs, b)} varies by less than 2% (stdev over mean) '
                    f'on {", ".join(steady) or "no stressor"}'
                    + (f', and by more on {", ".join(noisy)}' if noisy else '') + '.')
         for l in lanes:
-            if l == base:
+            if l == b or base[l] != b:
                 continue
             ratios = [statistics.mean(r['per_op'][s] for r in runs[l]) /
-                      statistics.mean(r['per_op'][s] for r in runs[base]) for s in steady
+                      statistics.mean(r['per_op'][s] for r in runs[b]) for s in steady
                       if all(s in r['per_op'] for r in runs[l])]
             if ratios:
                 out.append(f'{label(runs, l)}: {min(ratios):.3f} to {max(ratios):.3f} times '
-                           f'{label(runs, base)}\'s kernel instructions on those.')
+                           f'{label(runs, b)}\'s kernel instructions on those.')
     for l in lanes:
         if all('vcpu_node' in r for r in runs[l]):
             far = [c for c, n in enumerate(runs[l][0]['vcpu_node']) if n != 0]

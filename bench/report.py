@@ -204,6 +204,8 @@ def main() -> int:
     out += structure_section(os.path.join(top, 'docs', 'data', 'bench', 'structure.json'), top)
     out += bench_section(args.bench, top)
     out += real_section(os.path.join(top, 'docs', 'data', 'bench', 'real'), top)
+    out += distro_section(os.path.join(top, 'docs', 'data', 'bench', 'distro'),
+                          os.path.join(top, 'docs', 'data', 'bench', 'structure-distro.json'), top)
     out += topo_section([os.path.join(top, 'docs', 'data', 'bench', d)
                          for d in ('topo', 'topo-big')], top)
     out += site_table(os.path.join(top, 'build', 'sites.json'))
@@ -333,6 +335,36 @@ def real_section(data: str, top: str) -> list[str]:
             'alone spread by about 10% on vanilla and the series alike (design.md',
             'section 15), so its ratio shows no difference either. Regenerate:',
             '`make bench-real` (RUNS boots per variant), then `make results`.', ''] + bench_script(top, 'insn.py', 'table', data)
+
+
+def distro_section(data: str, structure_json: str, top: str) -> list[str]:
+    """The recorded runs of make bench-distro and the structure of its
+    kernels: Debian's own config, voluntary and preempt=full."""
+    if not glob.glob(os.path.join(data, '*.json')):
+        return []
+    out = ['', '## Debian\'s own config (`make bench-distro`)', '',
+           'As the sections above, on Debian\'s arm64 config for this source',
+           '(`config.arm64_none_arm64` of linux-config-6.12, its modules dropped,',
+           'configs/distro.config added: the kernels of `make check-distro`) and on',
+           'the Debian source built with the same config. Two preemption models:',
+           'Debian\'s own, voluntary without a preempt count, where the series',
+           'keeps `preempt_disable()` for this_cpu ops (it costs nothing there: no',
+           'count to write), so only the per-CPU tables and text replication can',
+           'make a difference; and PREEMPT_DYNAMIC booted with `preempt=full`,',
+           'where the alias is the this_cpu choice. Each lane\'s ratio is to the',
+           'vanilla kernel of its own preemption model. Everything runs in a',
+           'memory cgroup. Regenerate: `make bench-distro` (RUNS boots per',
+           'variant), then `make results`.', ''] + bench_script(top, 'insn.py', 'table', data)
+    if os.path.exists(structure_json):
+        import json
+        sys.path.insert(0, os.path.join(top, 'bench'))
+        import structure
+        with open(structure_json, encoding='utf-8') as f:
+            d = json.load(f)
+        out += ['', 'The same kernels\' structure (`bench/structure.py`, as in the',
+                f'whole-kernel section above; series {d["series"]}):', ''] + \
+            structure.table(d['counts']).rstrip().splitlines()
+    return out
 
 
 def topo_section(dirs: list[str], top: str) -> list[str]:

@@ -36,6 +36,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import Iterable
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
@@ -69,33 +70,16 @@ def preempt_offset(kernel: str) -> int:
     return int(m.group(1))
 
 
-def count(kernel: str) -> dict:
-    vmlinux = os.path.join(BUILD, 'out', kernel, 'vmlinux')
-    if not os.path.exists(vmlinux):
-        raise SystemExit(f'error: kernel {kernel} not built: no {vmlinux} (make kernel-{kernel})')
-    off = preempt_offset(kernel)
+def scan(lines: Iterable[str], off: int) -> dict[str, int]:
+    """The call-site and register counts of an objdump -d listing; off is
+    the preempt count's offset in task_struct (TSK_TI_PREEMPT)."""
     store = re.compile(r'^w\d+, \[x(\d+)(?:, #(\d+))?\]$')
     c = {'preempt_schedule': 0, 'preempt_schedule_notrace': 0, 'preempt_count_writes': 0,
          'tpidr_el1_reads': 0, 'this_cpu_like_sites': 0}
-    nm = subprocess.run([CROSS + 'nm', '-S', vmlinux], capture_output=True, text=True,
-                        check=True).stdout
-    fn_bytes, syms = 0, {}
-    for line in nm.splitlines():
-        w = line.split()
-        if len(w) == 4 and w[2] in 'tT':
-            fn_bytes += int(w[1], 16)
-        if len(w) >= 3:
-            syms[w[-1]] = int(w[0], 16)
-    c['function_bytes'] = fn_bytes
-    c['kseq_entries'] = (syms.get('__stop___kseq_table', 0) -
-                         syms.get('__start___kseq_table', 0)) // 8
-    proc = subprocess.Popen([CROSS + 'objdump', '-d', '--no-show-raw-insn', vmlinux],
-                            stdout=subprocess.PIPE, text=True, bufsize=1 << 20)
     counted_section = False
     current: set[int] = set()
     since_tpidr = None  # instructions since the last tpidr_el1 read in this function
-    assert proc.stdout is not None
-    for line in proc.stdout:
+    for line in lines:
         m = SECTION.match(line)
         if m:
             sec = m.group(1)
@@ -143,6 +127,31 @@ def count(kernel: str) -> dict:
                 r = reg_no(ops.split(',')[1]) if ops.count(',') else None
                 if r is not None:
                     current.discard(r)
+    return c
+
+
+def count(kernel: str) -> dict:
+    vmlinux = os.path.join(BUILD, 'out', kernel, 'vmlinux')
+    if not os.path.exists(vmlinux):
+        raise SystemExit(f'error: kernel {kernel} not built: no {vmlinux} (make kernel-{kernel})')
+    off = preempt_offset(kernel)
+    c = {}
+    nm = subprocess.run([CROSS + 'nm', '-S', vmlinux], capture_output=True, text=True,
+                        check=True).stdout
+    fn_bytes, syms = 0, {}
+    for line in nm.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[2] in 'tT':
+            fn_bytes += int(w[1], 16)
+        if len(w) >= 3:
+            syms[w[-1]] = int(w[0], 16)
+    c['function_bytes'] = fn_bytes
+    c['kseq_entries'] = (syms.get('__stop___kseq_table', 0) -
+                         syms.get('__start___kseq_table', 0)) // 8
+    proc = subprocess.Popen([CROSS + 'objdump', '-d', '--no-show-raw-insn', vmlinux],
+                            stdout=subprocess.PIPE, text=True, bufsize=1 << 20)
+    assert proc.stdout is not None
+    c.update(scan(proc.stdout, off))
     if proc.wait():
         raise SystemExit(f'error: objdump of {vmlinux} failed')
     return c

@@ -270,7 +270,13 @@ def cmd_boot(args: argparse.Namespace) -> int:
                        args.cpu, args.append, args.name, args.singlestep, args.seed,
                        args.timeout, skip=[p for p in args.skip.split(',') if p],
                        tcg_single=args.tcg_single, tcg_icount=args.tcg_icount,
-                       kunit=not args.kunit_off, kinsn=args.kinsn, disk=args.disk)
+                       kunit=not args.kunit_off, kinsn=args.kinsn, disk=args.disk,
+                       op_budget=args.op_budget)
+    if lane.op_budget is not None and (lane.op_budget < 0 or not lane.kinsn or
+                                       'bench' not in lane.tests):
+        print(f'error: --op-budget {lane.op_budget}: a non-negative budget, with --kinsn and '
+              'the bench test', file=sys.stderr)
+        return 2
     if lane.disk and lane.disk not in runner.DISKS:
         print(f'error: --disk {lane.disk!r}: expected --disk cc', file=sys.stderr)
         return 2
@@ -391,6 +397,9 @@ def main() -> int:
     p.add_argument('--kinsn', action='store_true',
                    help='count instructions per vCPU and source node with the kinsn TCG plugin '
                         '(build/runs/NAME/kinsn.txt)')
+    p.add_argument('--op-budget', type=int, default=None, metavar='N',
+                   help='with --kinsn and the bench test: every this_cpu op costs at most N '
+                        'instructions beyond its floor (as op_budget= in tests/matrix)')
     p = sub.add_parser('sites', help='site coverage from the last runs of tests/matrix')
     p.add_argument('--allow-missing', action='store_true',
                    help='judge the lanes that ran; name the others')

@@ -9,7 +9,7 @@ set -euo pipefail
 name=${1:?usage: kernel.sh vanilla|patched|debug}
 src=$(kernel_src "$name")
 # Debian's config is fetched (once) before its fragments are read.
-case "$name" in distro|distro-*) bash "$TOP/scripts/distro-config.sh" ;; esac
+case "$name" in distro|distro-*|vanilla-distro*) bash "$TOP/scripts/distro-config.sh" ;; esac
 read -r -a frags <<<"$(kernel_fragments "$name") ${EXTRA_CONFIG:-}"
 out=$OUT/$name
 mkdir -p "$out" "$LOGS"

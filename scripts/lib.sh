@@ -35,11 +35,13 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # patched-dynamic and kseq-dynamic (PREEMPT_DYNAMIC) are booted too.
 # distro: Debian's own arm64 config with its modules dropped
 # (scripts/distro-config.sh) plus configs/distro.config; distro-dynamic:
-# the same with PREEMPT_DYNAMIC (make check-distro). vanilla-real,
+# the same with PREEMPT_DYNAMIC (make check-distro); vanilla-distro and
+# vanilla-distro-dynamic: the Debian source on those configs (make
+# bench-distro). vanilla-real,
 # patched-real, kseq-real, stock-real: with configs/realistic.config
 # (cgroups, memcg, loopback TCP, ext4, BPF, perf; make bench-real).
 unknown_kernel() {
-	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma nokpti va52 voluntary distro distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic, and vanilla, patched, kseq or stock with -real)"
+	echo "unknown kernel '$1' (known: vanilla vanilla-debug vanilla-va52 patched kseq stock debug nonuma nokpti va52 voluntary distro distro-dynamic vanilla-distro vanilla-distro-dynamic dev dev-va52 dev-voluntary mutant mutant-va52, and patched, kseq or stock with -voluntary or -dynamic, and vanilla, patched, kseq or stock with -real)"
 }
 
 kernel_src() {
@@ -48,7 +50,7 @@ kernel_src() {
 	patched|debug|kseq|stock|nonuma|nokpti|va52|voluntary|distro|distro-dynamic) echo "$SRC" ;;
 	patched-voluntary|kseq-voluntary|stock-voluntary|patched-dynamic|kseq-dynamic|stock-dynamic)
 		echo "$SRC" ;;
-	vanilla-real) echo "$VANILLA_SRC" ;;
+	vanilla-real|vanilla-distro|vanilla-distro-dynamic) echo "$VANILLA_SRC" ;;
 	patched-real|kseq-real|stock-real) echo "$SRC" ;;
 	dev|dev-va52|dev-voluntary) [ -d "$DEV_SRC" ] || die "no $DEV_SRC: make dev-tree first"; echo "$DEV_SRC" ;;
 	mutant|mutant-va52) [ -d "$MUTANT_SRC" ] || die "no $MUTANT_SRC: scripts/mutant.sh makes it"; echo "$MUTANT_SRC" ;;
@@ -69,8 +71,10 @@ kernel_fragments() {
 	nonuma) echo "$f $TOP/configs/series.config $TOP/configs/nonuma.config" ;;
 	nokpti) echo "$f $TOP/configs/series.config $TOP/configs/nokpti.config" ;;
 	va52|dev-va52|mutant-va52) echo "$f $TOP/configs/series.config $TOP/configs/va52.config" ;;
-	distro) echo "$BUILD/distro/debian.config $TOP/configs/distro.config" ;;
-	distro-dynamic) echo "$BUILD/distro/debian.config $TOP/configs/distro.config $TOP/configs/preempt-dynamic.config" ;;
+	vanilla-distro) echo "$BUILD/distro/debian.config $TOP/configs/distro.config" ;;
+	vanilla-distro-dynamic) echo "$(kernel_fragments vanilla-distro) $TOP/configs/preempt-dynamic.config" ;;
+	distro) echo "$(kernel_fragments vanilla-distro) $TOP/configs/distro-series.config" ;;
+	distro-dynamic) echo "$(kernel_fragments distro) $TOP/configs/preempt-dynamic.config" ;;
 	voluntary|dev-voluntary) echo "$f $TOP/configs/series.config $TOP/configs/preempt-voluntary.config $TOP/configs/voluntary.config" ;;
 	# the three this_cpu choices under two more preemption models
 	# (bench/preempt_models.sh prepares them for module builds; the

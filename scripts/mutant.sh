@@ -93,7 +93,7 @@ for n in "${names[@]}"; do
 	fi
 	git -C "$MUTANT_SRC" checkout -q -- .
 	python3 "$TOP/scripts/harness/mutate.py" "$m" "$MUTANT_SRC" || die "mutation $n does not apply"
-	IFS=$'\t' read -r topo tests append expect kernel cpu then skip < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
+	IFS=$'\t' read -r topo tests append expect kernel cpu then skip bootopts < <(python3 "$TOP/scripts/harness/mutate.py" --lane "$m")
 	bash "$TOP/scripts/kernel.sh" "$kernel"
 	if [ "$topo" = codegen ]; then
 		# not booted: the this_cpu code of the mutant against the budget
@@ -114,6 +114,8 @@ for n in "${names[@]}"; do
 	[ "$cpu" = - ] || cpuopt=(--cpu "$cpu")
 	[ "$then" = - ] || cpuopt+=("$then")
 	[ "$skip" = - ] || cpuopt+=(--skip "$skip")
+	# shellcheck disable=SC2206 # boot: is a list of harness.py boot options
+	[ "$bootopts" = - ] || cpuopt+=($bootopts)
 	out=$(python3 "$TOP/scripts/harness.py" boot "$kernel" "$topo" "$tests" --append "$append" \
 		"${cpuopt[@]}" --name "mutant-$n" 2>&1 || true)
 	r=$BUILD/runs/mutant-$n/result.json

@@ -111,6 +111,27 @@ def per_op(windows: list[dict]) -> dict[str, float]:
     return out
 
 
+def over_budget(per_op: dict[str, float], budget: int) -> list[str]:
+    """The this_cpu_ops loops that cost more than BUDGET instructions per
+    call beyond their floor; on a kernel whose alias is live every op is
+    the floor's instruction and a few of address arithmetic, and the
+    stock ops' preempt count and scheduler check cost 16 or more. No op
+    loop counted at all is a failure too: the budget judged nothing."""
+    ops = [n for n in per_op if n.startswith('op:') and not n.startswith('op:floor_')
+           and n != 'op:empty']
+    if not ops:
+        return ['no this_cpu op loop was counted (bench_only= without ops?)']
+    out = []
+    for name in sorted(ops):
+        floor = 'op:floor_' + ('inc' if name == 'op:inc_ptr' else name[3:])
+        if floor not in per_op:
+            out.append(f'{name}: no floor loop ({floor}) to judge it by')
+        elif per_op[name] - per_op[floor] > budget:
+            out.append(f'{name}: {per_op[name] - per_op[floor]:g} instructions per call '
+                       f'beyond its floor, over the budget of {budget}')
+    return out
+
+
 def below_floor(per_op: dict[str, float]) -> list[str]:
     """The this_cpu_ops loops that ran fewer instructions per call than
     their floor (the address materialisation and the one memory or atomic

@@ -9,7 +9,8 @@ find (a Python regex, matched exactly once), replace, topo, tests, append
 optionally config (va52: the mutant is built with configs/va52.config
 too), cpu (a QEMU -cpu model for the boot), kexec or hibernate (the guest
 tests of the lane's second kernel, as in tests/matrix), skip (the skips
-the lane expects, as skip= in tests/matrix), and more edits as
+the lane expects, as skip= in tests/matrix), boot (more options of
+harness.py boot, as --kinsn --tcg-single --op-budget 5), and more edits as
 file2, find2, replace2, file3, ... (all applied, each matched once).
 "check: codegen" instead of topo and tests: the mutant is not booted, its
 this_cpu code is checked by bench/codegen_check.py, where expect must fail.
@@ -70,7 +71,7 @@ def edits(m: dict[str, str]) -> list[tuple[str, str, str]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--lane', action='store_true',
-                    help='print: topo tests append expect kernel cpu then skip')
+                    help='print: topo tests append expect kernel cpu then skip boot')
     ap.add_argument('--check', action='store_true',
                     help='whether every edit applies to TREE; change nothing')
     ap.add_argument('mutation')
@@ -84,7 +85,8 @@ def main() -> int:
             if k in m:
                 then = f'--{k}={m[k]}'
         print('\t'.join((m['topo'], m['tests'], m.get('append', '-') or '-', m['expect'],
-                         kernel, m.get('cpu', '-') or '-', then, m.get('skip', '-') or '-')))
+                         kernel, m.get('cpu', '-') or '-', then, m.get('skip', '-') or '-',
+                         m.get('boot', '-') or '-')))
         return 0
     text: dict[str, str] = {}
     for file, find, replace in edits(m):

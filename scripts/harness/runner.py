@@ -151,6 +151,10 @@ class Lane:
     # bench/cc-image.sh, its writes kept in a temporary overlay (QEMU's
     # snapshot=on)
     disk: str | None = None
+    # op_budget=N: every this_cpu op loop of bench.sh's ops case costs at
+    # most N instructions beyond its floor (a host-side case,
+    # kinsn.op_budget): the alias is live, not only built
+    op_budget: int | None = None
 
     @property
     def name(self) -> str:
@@ -245,7 +249,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
             raise MatrixError(f'{path}:{lineno}: expected "<kernel> <topology> <tests> '
                               '[cpu=M] [append=...] [singlestep | tcg=single] [seed=N] '
                               '[timeout=SECONDS] [kexec=TESTS | hibernate=TESTS] [skip=PATTERNS] '
-                              '[kunit=off] [minutes=M] [kinsn] [disk=cc]"')
+                              '[kunit=off] [minutes=M] [kinsn] [disk=cc] [op_budget=N]"')
         lane = Lane(words[0], words[1], [] if words[2] == '-' else words[2].split(','))
         for opt in words[3:]:
             key, _, val = opt.partition('=')
@@ -294,6 +298,11 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
                 if val not in DISKS:
                     raise MatrixError(f'{path}:{lineno}: disk={val!r}: expected disk=cc')
                 lane.disk = val
+            elif key == 'op_budget':
+                if not val.isdigit():
+                    raise MatrixError(f'{path}:{lineno}: op_budget={val!r} is not a '
+                                      'non-negative number of instructions')
+                lane.op_budget = int(val)
             elif key == 'tcg':
                 if val not in ('single', 'icount'):
                     raise MatrixError(f'{path}:{lineno}: tcg={val!r}: expected tcg=single or '
@@ -303,7 +312,7 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
             else:
                 raise MatrixError(f'{path}:{lineno}: unknown option {key!r} (expected cpu=, '
                                   'append=, singlestep, tcg=, kunit=, seed=, timeout=, kexec=, '
-                                  'hibernate=, skip=, minutes=, kinsn or disk=)')
+                                  'hibernate=, skip=, minutes=, kinsn, disk= or op_budget=)')
         if lane.singlestep and (lane.tcg_single or lane.tcg_icount):
             raise MatrixError(f'{path}:{lineno}: singlestep already runs one TCG thread '
                               'with icount: drop tcg=')
@@ -313,6 +322,9 @@ def parse_matrix(text: str, path: str = 'tests/matrix',
         if lane.kinsn and (lane.kexec is not None or lane.hibernate is not None):
             raise MatrixError(f'{path}:{lineno}: kinsn counts one boot: not with kexec= '
                               'or hibernate=')
+        if lane.op_budget is not None and not (lane.kinsn and 'bench' in lane.tests):
+            raise MatrixError(f'{path}:{lineno}: op_budget= judges the kinsn counts of the '
+                              'bench test: the lane needs kinsn and bench')
         lanes.append(lane)
     return lanes
 
@@ -599,6 +611,11 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
                 counted['windows'] = kinsn.bench_windows(text, windows)
                 counted['per_op'] = kinsn.per_op(counted['windows'])
                 reasons += [f'kinsn: {r}' for r in kinsn.below_floor(counted['per_op'])]
+                if lane.op_budget is not None:
+                    over = kinsn.over_budget(counted['per_op'], lane.op_budget)
+                    tests.append(('kinsn.op_budget', 'fail' if over else 'pass',
+                                  '; '.join(over)))
+                    failed += ['kinsn.op_budget'] * bool(over)
         except OSError:
             reasons.append('kinsn: the plugin wrote no counts (kinsn.txt missing)')
         except ValueError as e:

@@ -49,7 +49,7 @@ class Tables(unittest.TestCase):
     def test_reading(self) -> None:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            insn.reading(RUNS, insn.order(RUNS), ['fork'], 'v')
+            insn.reading(RUNS, insn.order(RUNS), ['fork'], insn.bases(RUNS, insn.order(RUNS)))
         text = out.getvalue()
         self.assertIn('vanilla 19 to 19; patched 4 to 4; patched percpu_pgtable=off 24 to 24; '
                       'kseq 5 to 5', text)
@@ -57,6 +57,49 @@ class Tables(unittest.TestCase):
         self.assertIn('patched: 1.000 to 1.000 times', text)
         self.assertIn('patched: the vCPUs outside node 0 (where the image is loaded) fetch '
                       '99.0%', text)
+
+    def test_configurations(self) -> None:
+        # each lane's ratio is to the vanilla kernel of its own configuration
+        # and preempt= option
+        runs = {
+            'dd': [run('distro-dynamic', 'bench_cgroup=1 preempt=full', dict(OPS), 0.99)],
+            'd': [run('distro', 'bench_cgroup=1', dict(OPS), 0.99)],
+            'd-off': [run('distro', 'bench_cgroup=1 ktext_replication=off', dict(OPS), 0)],
+            'vdd': [run('vanilla-distro-dynamic', 'bench_cgroup=1 preempt=full', dict(OPS), 0)],
+            'vd': [run('vanilla-distro', 'bench_cgroup=1', dict(OPS), 0)],
+        }
+        lanes = insn.order(runs)
+        self.assertEqual(lanes, ['vd', 'd', 'd-off', 'vdd', 'dd'])
+        self.assertEqual(insn.bases(runs, lanes),
+                         {'vd': 'vd', 'd': 'vd', 'd-off': 'vd', 'vdd': 'vdd', 'dd': 'vdd'})
+        self.assertEqual([insn.family(k) for k in ('vanilla', 'patched', 'kseq-real', 'vanilla-real',
+                                                   'distro', 'vanilla-distro-dynamic')],
+                         ['', '', 'real', 'real', 'distro', 'distro-dynamic'])
+        self.assertIn('for the distro-dynamic kernels', insn.config_of(runs))
+        self.assertEqual(insn.config_of(RUNS), 'configs/base.config')
+        # no vanilla lane of a configuration: no ratio
+        self.assertEqual(insn.bases({'d': runs['d']}, ['d']), {'d': None})
+
+
+class Record(unittest.TestCase):
+    def test_other_lanes_kept(self) -> None:
+        import argparse
+        import json
+        import tempfile
+        with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as dest:
+            def put(d: str, lane: str, n: int, verdict: str = 'PASS') -> None:
+                with open(os.path.join(d, f'{lane}.run{n}.json'), 'w', encoding='utf-8') as f:
+                    json.dump({'lane': lane, 'run': n, 'verdict': verdict}, f)
+            put(dest, 'a', 1)
+            put(dest, 'a', 2)
+            put(dest, 'b', 1)
+            put(out, 'a', 1)
+            put(out, 'c', 1, 'FAIL')
+            with contextlib.redirect_stdout(io.StringIO()) as msg:
+                self.assertEqual(insn.cmd_record(argparse.Namespace(out=out, dest=dest)), 0)
+            # a's runs replaced (its old run 2 gone), b's kept, c failed: not recorded
+            self.assertEqual(sorted(os.listdir(dest)), ['a.run1.json', 'b.run1.json'])
+            self.assertIn('kept the earlier runs of 1 other lanes', msg.getvalue())
 
 
 if __name__ == '__main__':

@@ -83,6 +83,19 @@ class Bench(unittest.TestCase):
                           "op:read: 7 instructions per call, below its floor's 10",
                           "op:read: 7 instructions per call, no more than the empty call's 7"])
 
+    def test_over_budget(self) -> None:
+        per_op = {'op:empty': 7.0, 'op:inc': 15.0, 'op:floor_inc': 11.0, 'op:inc_ptr': 16.0,
+                  'op:read': 11.0, 'op:floor_read': 10.0, 'fork': 5.0}
+        self.assertEqual(kinsn.over_budget(per_op, 5), [])
+        self.assertEqual(kinsn.over_budget(per_op, 4),
+                         ['op:inc_ptr: 5 instructions per call beyond its floor, over the '
+                          'budget of 4'])
+        del per_op['op:floor_read']
+        self.assertIn('op:read: no floor loop (op:floor_read) to judge it by',
+                      kinsn.over_budget(per_op, 5))
+        self.assertEqual(kinsn.over_budget({'fork': 5.0}, 5),
+                         ['no this_cpu op loop was counted (bench_only= without ops?)'])
+
     def test_mismatch(self) -> None:
         with self.assertRaises(ValueError) as cm:
             kinsn.bench_windows(CONSOLE + '# bench: window 2 pipe 5\n', W)

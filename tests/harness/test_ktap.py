@@ -266,6 +266,14 @@ class MatrixTest(unittest.TestCase):
                     runner.parse_matrix(text)
                 self.assertIn(msg, str(cm.exception))
 
+    def test_op_budget(self) -> None:
+        lane = runner.parse_matrix('patched 2node bench kinsn op_budget=5\n')[0]
+        self.assertEqual(lane.op_budget, 5)
+        for bad in ('patched 2node bench op_budget=5', 'patched 2node get kinsn op_budget=5',
+                    'patched 2node bench kinsn op_budget=-1'):
+            with self.assertRaises(runner.MatrixError):
+                runner.parse_matrix(bad + '\n')
+
     def test_seed(self) -> None:
         lane = runner.parse_matrix('patched 2node pcpu_pgtable seed=14 append=x=2\n')[0]
         self.assertEqual((lane.seed, lane.name), (14, 'patched-2node-seed14-x-2'))
