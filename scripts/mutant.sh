@@ -74,7 +74,8 @@ json.dump({'name': sys.argv[3], 'verdict': sys.argv[4], 'detail': sys.argv[5],
            'why': m.get('why', ''), 'file': m['file'], 'expect': m['expect'],
            'lane': ' '.join(x for x in (m.get('config', ''), m.get('topo', ''),
                                         m.get('append', ''), m.get('kexec', '') and 'kexec',
-                                        m.get('hibernate', '') and 'hibernate')
+                                        m.get('hibernate', '') and 'hibernate',
+                                        m.get('boot', ''))
                             if x and x != '-'),
            'series': sys.argv[6], 'mutation': sys.argv[7],
            'date': time.strftime('%Y-%m-%d')},
