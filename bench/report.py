@@ -291,19 +291,25 @@ def bench_script(top: str, script: str, *args: str) -> list[str]:
     return r.stdout.rstrip().splitlines()
 
 
-def structure_section(path: str, top: str) -> list[str]:
-    """bench/structure.py's counts of the whole kernel, per variant."""
+def structure_table(path: str, top: str) -> tuple[str, list[str]]:
+    """The series hash and table rows of a bench/structure.py --json file."""
     import json
-    if not os.path.exists(path):
-        return []
     sys.path.insert(0, os.path.join(top, 'bench'))
     import structure
     with open(path, encoding='utf-8') as f:
         d = json.load(f)
+    return d['series'], structure.table(d['counts']).rstrip().splitlines()
+
+
+def structure_section(path: str, top: str) -> list[str]:
+    """bench/structure.py's counts of the whole kernel, per variant."""
+    if not os.path.exists(path):
+        return []
+    series, rows = structure_table(path, top)
     return ['', '## The whole kernel, per variant (`make bench-structure`)', '',
             'Counted in each vmlinux by `bench/structure.py` (objdump of the kernel\'s',
             'text, not of the alternatives\' replacements or .init.text), series',
-            f'{d["series"]}; ratios to the first column. A preempt_count write is a',
+            f'{series}; ratios to the first column. A preempt_count write is a',
             '32-bit store at TSK_TI_PREEMPT through a register holding `sp_el0`',
             '(current); those within a few instructions after a `tpidr_el1` read',
             'have the shape of a stock this_cpu op (or of this_cpu_ptr() use with',
@@ -311,8 +317,7 @@ def structure_section(path: str, top: str) -> list[str]:
             'every kernel; the script\'s header says how it works. Its call-site',
             'counts are lower than bench/disasm.sh\'s (the codegen checks above,',
             'and the cover letter), which count every section of vmlinux,',
-            '.init.text and the alternatives\' replacements included.', '']  + \
-        structure.table(d['counts']).rstrip().splitlines()
+            '.init.text and the alternatives\' replacements included.', ''] + rows
 
 
 def real_section(data: str, top: str) -> list[str]:
@@ -351,19 +356,15 @@ def distro_section(data: str, structure_json: str, top: str) -> list[str]:
            'keeps `preempt_disable()` for this_cpu ops (it costs nothing there: no',
            'count to write), so only the per-CPU tables and text replication can',
            'make a difference; and PREEMPT_DYNAMIC booted with `preempt=full`,',
-           'where the alias is the this_cpu choice. Each lane\'s ratio is to the',
-           'vanilla kernel of its own preemption model. Everything runs in a',
+           'where the alias is the this_cpu choice (a model whose lanes are',
+           'missing from the table below has not been run yet). Each lane\'s ratio',
+           'is to the vanilla kernel of its own preemption model. Everything runs in a',
            'memory cgroup. Regenerate: `make bench-distro` (RUNS boots per',
            'variant), then `make results`.', ''] + bench_script(top, 'insn.py', 'table', data)
     if os.path.exists(structure_json):
-        import json
-        sys.path.insert(0, os.path.join(top, 'bench'))
-        import structure
-        with open(structure_json, encoding='utf-8') as f:
-            d = json.load(f)
+        series, rows = structure_table(structure_json, top)
         out += ['', 'The same kernels\' structure (`bench/structure.py`, as in the',
-                f'whole-kernel section above; series {d["series"]}):', ''] + \
-            structure.table(d['counts']).rstrip().splitlines()
+                f'whole-kernel section above; series {series}):', ''] + rows
     return out
 
 
