@@ -153,7 +153,7 @@ bench-real: deps
 # voluntary preemption and under PREEMPT_DYNAMIC booted with preempt=full),
 # and the structure of those kernels (not with KERNEL=, which runs one
 # kernel's lanes and keeps the others' recorded runs); four slow builds
-# (about 25 minutes each from scratch).
+# (20 to 35 minutes each from scratch here).
 bench-distro: deps
 	$(call bench-lanes,tests/matrix-bench-distro,RUNS,distro)
 	$(if $(KERNEL),,@python3 bench/structure.py --json docs/data/bench/structure-distro.json \
