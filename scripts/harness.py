@@ -210,9 +210,33 @@ def cmd_check(args: argparse.Namespace) -> int:
         passed += c['pass'] + (0 if r.reasons else 1)
         skipped += c['skip']
         failed += c['fail'] + (1 if r.reasons else 0)
+    recap = failure_recap(results)
+    if recap:
+        # again next to the closing line: a long log is often read by its end
+        print()
+        print('failed lanes:')
+        print('\n'.join(recap))
     # skips are neither passes nor failures: said, so they cannot hide
     print(f'{passed} passed, {failed} failed, {skipped} skipped')
     return 1 if failed else 0
+
+
+def failure_recap(results: list[runner.Result]) -> list[str]:
+    """Each failed lane's failed cases (first diagnostic), reasons and log."""
+    out = []
+    for r in results:
+        if r.verdict != 'FAIL':
+            continue
+        out.append(f'  {r.lane}: log {r.log}')
+        for p, st, why in r.tests:
+            if st != 'fail':
+                continue
+            diags = r.diags.get(p, [])
+            out.append(f'    not ok {p}{" # " + why if why else ""}'
+                       f'{" -- " + diags[0] if diags else ""}')
+        for why in r.reasons:
+            out.append(f'    {why}')
+    return out
 
 
 def report_sites(boots: list[tuple[runner.Lane, str]], rules: list[runner.SiteRule]

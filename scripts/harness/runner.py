@@ -8,6 +8,7 @@ timeout, every KTAP document is complete, and every test passes or skips.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import fnmatch
 import hashlib
@@ -15,6 +16,7 @@ import json
 import os
 import re
 import shlex
+import socket
 import subprocess
 import time
 
@@ -588,6 +590,9 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
     # KTAP documents: KUnit's and the guest tests' of each kernel (the
     # kernel restoring a hibernation image runs neither)
     reasons += judge(console, code, timed_out, expect_docs=len(doc_roles(lane)))
+    if timed_out:
+        reasons += hang_report(rundir, text, os.path.join(build, 'out', lane.kernel,
+                                                          'System.map'))
     if code not in (0, None) and not timed_out:
         with open(os.path.join(rundir, 'qemu.stderr'), encoding='utf-8', errors='replace') as f:
             msg = f.read().strip().splitlines()
@@ -630,15 +635,95 @@ def boot(lane: Lane, top: str, build: str, quiet: bool = False) -> Result:
 
 
 def run_qemu(cmd: list[str], rundir: str, timeout: int) -> tuple[int | None, bool]:
-    """Run one QEMU boot; (exit status, whether it was killed at timeout)."""
+    """Run one QEMU boot; (exit status, whether it was killed at timeout).
+    At the timeout, every vCPU's registers go to HANG_DUMP first."""
     with open(os.path.join(rundir, 'qemu.stderr'), 'ab') as err:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err, cwd=rundir)
         try:
             return proc.wait(timeout=timeout), False
         except subprocess.TimeoutExpired:
+            dump = monitor_command(os.path.join(rundir, 'monitor.sock'), 'info registers -a')
+            with open(os.path.join(rundir, HANG_DUMP), 'w', encoding='utf-8') as f:
+                f.write(dump)
             proc.kill()
             proc.wait()
             return None, True
+
+
+def hang_report(rundir: str, console: str, system_map: str) -> list[str]:
+    """What a timed-out lane adds to its reasons: the console's last line
+    and where the vCPUs were (HANG_DUMP)."""
+    lines = [l for l in console.splitlines() if l.strip()]
+    out = [f'hang: last console line {len(console.splitlines())}: '
+           f'{lines[-1][:120] if lines else "(console empty)"}']
+    try:
+        with open(os.path.join(rundir, HANG_DUMP), encoding='utf-8') as f:
+            dump = f.read()
+    except OSError:
+        return out + ['hang: no register dump']
+    try:
+        with open(system_map, encoding='utf-8') as f:
+            smap = f.read()
+    except OSError:
+        smap = ''
+    return out + [hang_where(dump, console, smap)]
+
+
+# A hung guest's vCPU registers, from the monitor before QEMU is killed.
+HANG_DUMP = 'hang-registers.txt'
+
+
+def monitor_command(path: str, command: str, wait: float = 5.0) -> str:
+    """One HMP command on QEMU's monitor socket: what it printed until
+    @wait seconds without output, or '' if the monitor did not answer."""
+    out = b''
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(wait)
+            s.connect(path)
+            s.sendall(command.encode() + b'\n')
+            while True:
+                data = s.recv(65536)
+                if not data:
+                    break
+                out += data
+    except OSError:     # socket.timeout included: the monitor went quiet
+        pass
+    return out.decode(errors='replace')
+
+
+# init's line with the running kernel's _stext (tests/guest/init)
+KASLR = re.compile(r'^kaslr: _stext (0x[0-9a-f]+)$', re.M)
+
+
+def hang_where(dump: str, console: str, system_map: str) -> str:
+    """Where each vCPU of a hung guest was: function+offset from the
+    System.map text and the running kernel's _stext that init printed
+    (the last one: a kexec lane's second kernel has its own), raw PCs if
+    init never printed it (a hang during boot)."""
+    pcs = re.findall(r'^CPU#(\d+)\s*\n\s*PC=([0-9a-f]+)', dump, re.M)
+    if not pcs:
+        return 'hang: the monitor gave no registers'
+    syms = []
+    for line in system_map.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in 'tTwW':
+            syms.append((int(f[0], 16), f[2]))
+    syms.sort()
+    link = dict((n, a) for a, n in syms).get('_stext')
+    runtime = KASLR.findall(console)
+    offset = int(runtime[-1], 16) - link if runtime and link is not None else None
+    where = []
+    for cpu, pc in pcs:
+        pc = int(pc, 16)
+        name = f'{pc:#x}'
+        if offset is not None:
+            addr = (pc - offset) & (1 << 64) - 1
+            i = bisect.bisect_right(syms, (addr, '\U0010ffff'))
+            if i and addr < syms[-1][0] + 0x10000:
+                name = f'{syms[i - 1][1]}+{addr - syms[i - 1][0]:#x}'
+        where.append(f'CPU{cpu} {name}')
+    return 'hang: vCPUs at ' + ', '.join(where)
 
 
 # pcpu_pgtable.sh's diagnostic: where KASLR put the percpu column region, and

@@ -134,3 +134,51 @@ class SiteCoverage(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class HangWhere(unittest.TestCase):
+    """A timed-out lane names where its vCPUs were, from the monitor's
+    registers, System.map and the _stext init printed."""
+
+    SMAP = ('ffff800080000000 T _text\n'
+            'ffff800080010000 T _stext\n'
+            'ffff800080010100 t cpu_do_idle\n'
+            'ffff800080010200 T stop_machine_cpuslocked\n'
+            'ffff800080020000 D some_data\n')
+    DUMP = ('CPU#0\n PC=ffffa00000010108 X00=0000000000000000\n'
+            'CPU#1\n PC=ffffa00000010234 X00=0000000000000001\n'
+            'CPU#2\n PC=0000000000400000 X00=0000000000000001\n')
+    CONSOLE = 'boot\nkaslr: _stext 0xffffa00000010000\nKTAP version 1\n'
+
+    def test_named_by_the_running_stext(self) -> None:
+        self.assertEqual(runner.hang_where(self.DUMP, self.CONSOLE, self.SMAP),
+                         'hang: vCPUs at CPU0 cpu_do_idle+0x8, '
+                         'CPU1 stop_machine_cpuslocked+0x34, CPU2 0x400000')
+
+    def test_last_kernel_wins(self) -> None:
+        console = self.CONSOLE + 'kaslr: _stext 0xffffa00000110000\n'
+        self.assertIn('CPU0 0xffffa00000010108',
+                      runner.hang_where(self.DUMP, console, self.SMAP))
+
+    def test_raw_without_stext(self) -> None:
+        self.assertEqual(runner.hang_where(self.DUMP, 'boot\n', self.SMAP),
+                         'hang: vCPUs at CPU0 0xffffa00000010108, '
+                         'CPU1 0xffffa00000010234, CPU2 0x400000')
+
+    def test_no_registers(self) -> None:
+        self.assertEqual(runner.hang_where('', self.CONSOLE, self.SMAP),
+                         'hang: the monitor gave no registers')
+
+    def test_report(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(runner.hang_report(d, 'a\nlast line\n\n', '/nonexistent'),
+                             ['hang: last console line 3: last line',
+                              'hang: no register dump'])
+            with open(os.path.join(d, runner.HANG_DUMP), 'w', encoding='utf-8') as f:
+                f.write(self.DUMP)
+            smap = os.path.join(d, 'System.map')
+            with open(smap, 'w', encoding='utf-8') as f:
+                f.write(self.SMAP)
+            self.assertEqual(runner.hang_report(d, self.CONSOLE, smap)[1],
+                             'hang: vCPUs at CPU0 cpu_do_idle+0x8, '
+                             'CPU1 stop_machine_cpuslocked+0x34, CPU2 0x400000')

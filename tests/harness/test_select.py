@@ -103,3 +103,26 @@ class SoakMinutesTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RecapTest(unittest.TestCase):
+    """The failures again above the closing line: a truncated log keeps its end."""
+
+    def result(self, lane: str, verdict: str, tests, reasons=(), diags=None):
+        return harness.runner.Result(lane=lane, verdict=verdict, reasons=list(reasons),
+                                     seconds=1.0, log=f'build/runs/{lane}/console.log',
+                                     tests=list(tests), diags=diags or {})
+
+    def test_only_failed_lanes_and_cases(self) -> None:
+        ok = self.result('a', 'PASS', [('x.y', 'pass', '')])
+        bad = self.result('b', 'FAIL', [('s.one', 'pass', ''), ('s.two', 'fail', ''),
+                                        ('s.three', 'skip', 'why')],
+                          reasons=['hang: timeout before power-off'],
+                          diags={'s.two': ['# ASSERTION FAILED at f.c:1', 'more']})
+        self.assertEqual(harness.failure_recap([ok, bad]), [
+            '  b: log build/runs/b/console.log',
+            '    not ok s.two -- # ASSERTION FAILED at f.c:1',
+            '    hang: timeout before power-off'])
+
+    def test_nothing_failed(self) -> None:
+        self.assertEqual(harness.failure_recap([self.result('a', 'PASS', [])]), [])
