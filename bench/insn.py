@@ -181,6 +181,27 @@ def config_of(runs: dict[str, list[dict]]) -> str:
     return '; '.join(f'{CONFIGS.get(f, f)} for the {f or "base"} kernels' for f in fams)
 
 
+def count_range(counts: list[int]) -> str:
+    """"3", or "2-3" when the lanes have different numbers of runs."""
+    lo, hi = min(counts), max(counts)
+    return f'{lo}' if lo == hi else f'{lo}-{hi}'
+
+
+def series_of(runs: dict[str, list[dict]], lanes: list[str]) -> str:
+    """The series the runs' patched kernels were built from (vanilla
+    kernels have none): one hash, or each hash with the lanes built from
+    it, when the lanes were recorded at different times."""
+    seen: dict[str, list[str]] = {}
+    for lane in lanes:
+        if runs[lane][0]['kernel'].startswith('vanilla'):
+            continue
+        for h in dict.fromkeys(r.get('series', '?') for r in runs[lane]):
+            seen.setdefault(h, []).append(label(runs, lane))
+    if len(seen) <= 1:
+        return next(iter(seen), runs[lanes[0]][0].get('series', '?'))
+    return '; '.join(f'{h} ({", ".join(ls)})' for h, ls in seen.items())
+
+
 def preempt_of(runs: dict[str, list[dict]], lane: str) -> str:
     """The preempt= boot option of a lane, if any."""
     return next((w for w in runs[lane][0].get('append', '').split()
@@ -345,10 +366,9 @@ def cmd_table(args: argparse.Namespace) -> int:
         return 2
     lanes = order(runs)
     r0 = runs[lanes[0]][0]
-    print(f'Linux {r0.get("linux", "?")}, series {r0.get("series", "?")}, '
+    print(f'Linux {r0.get("linux", "?")}, series {series_of(runs, lanes)}, '
           f'{r0.get("qemu", "?")}, topology {r0["topology"]}, {config_of(runs)}; '
-          f'{min(len(r) for r in runs.values())}-{max(len(r) for r in runs.values())} '
-          f'runs per lane, the last on {max(r["date"] for rs in runs.values() for r in rs)}.\n')
+          f'{count_range([len(r) for r in runs.values()])} runs per lane, the last on {max(r["date"] for rs in runs.values() for r in rs)}.\n')
     if any(s.startswith('op:') for rs in runs.values() for r in rs for s in r['per_op']):
         op_table(runs, lanes)
     stressors = sorted({s for rs in runs.values() for r in rs for s in r['per_op']

@@ -77,6 +77,15 @@ class Tables(unittest.TestCase):
                          ['', '', 'real', 'real', 'distro', 'distro-dynamic'])
         self.assertIn('for the distro-dynamic kernels', insn.config_of(runs))
         self.assertEqual(insn.config_of(RUNS), 'configs/base.config')
+        # one series, or each with its lanes; vanilla lanes have none
+        for lane, h in (('vd', 'aaa'), ('d', 'bbb'), ('d-off', 'bbb'), ('dd', 'ccc')):
+            runs[lane][0]['series'] = h
+        self.assertEqual(insn.series_of(runs, lanes),
+                         'bbb (distro, distro ktext_replication=off); '
+                         'ccc (distro-dynamic preempt=full)')
+        runs['dd'][0]['series'] = 'bbb'
+        self.assertEqual(insn.series_of(runs, lanes), 'bbb')
+        self.assertEqual([insn.count_range([3, 3]), insn.count_range([3, 2, 3])], ['3', '2-3'])
         # no vanilla lane of a configuration: no ratio
         self.assertEqual(insn.bases({'d': runs['d']}, ['d']), {'d': None})
 
