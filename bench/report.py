@@ -356,15 +356,15 @@ def distro_section(data: str, structure_json: str, top: str) -> list[str]:
            'keeps `preempt_disable()` for this_cpu ops (it costs nothing there: no',
            'count to write), so only the per-CPU tables and text replication can',
            'make a difference; and PREEMPT_DYNAMIC booted with `preempt=full`,',
-           'where the alias is the this_cpu choice (a model whose lanes are',
-           'missing from the table below has not been run yet). Each lane\'s ratio',
-           'is to the vanilla kernel of its own preemption model. Everything runs in a',
+           'where the alias is the this_cpu choice. Each lane\'s ratio is to the',
+           'vanilla kernel of its own preemption model. Everything runs in a',
            'memory cgroup. Regenerate: `make bench-distro` (RUNS boots per',
            'variant), then `make results`.', ''] + bench_script(top, 'insn.py', 'table', data)
     if os.path.exists(structure_json):
         series, rows = structure_table(structure_json, top)
         out += ['', 'The same kernels\' structure (`bench/structure.py`, as in the',
-                f'whole-kernel section above; series {series}):', ''] + rows
+                f'whole-kernel section above; series {series}), each kernel\'s ratio',
+                'to the vanilla kernel of its own configuration:', ''] + rows
     return out
 
 

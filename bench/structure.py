@@ -166,6 +166,15 @@ ROWS = [('function_bytes', 'text: function bytes'),
         ('kseq_entries', '__kseq_table entries')]
 
 
+def base_of(kernel: str, kernels: list[str]) -> str:
+    """The column a kernel's ratios are to: the vanilla kernel of its own
+    configuration (bench/insn.py's family()) if there is one, else the
+    first column."""
+    from insn import family
+    same = [k for k in kernels if k.startswith('vanilla') and family(k) == family(kernel)]
+    return same[0] if same else kernels[0]
+
+
 def table(res: dict[str, dict]) -> str:
     ks = list(res)
     out = ['| | ' + ' | '.join(ks) + ' |', '|---' * (len(ks) + 1) + '|']
@@ -174,8 +183,9 @@ def table(res: dict[str, dict]) -> str:
         for k in ks:
             v = res[k][key]
             cell = f'{v:,}'
-            if k != ks[0] and res[ks[0]][key]:
-                cell += f' ({v / res[ks[0]][key]:.3f})'
+            base = base_of(k, ks)
+            if k != base and res[base][key]:
+                cell += f' ({v / res[base][key]:.3f})'
             cells.append(cell)
         out.append(f'| {what} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(out) + '\n'

@@ -81,6 +81,14 @@ class Scan(unittest.TestCase):
         self.assertIn('| text: function bytes | 10 | 5 (0.500) |', text)
         self.assertIn('| __kseq_table entries | 0 | 5 |', text)
 
+    def test_ratio_to_own_vanilla(self) -> None:
+        # each kernel against the vanilla kernel of its own configuration
+        res = {k: dict.fromkeys((r for r, _ in structure.ROWS), v) for k, v in
+               (('vanilla-distro', 10), ('distro', 5), ('vanilla-distro-dynamic', 20),
+                ('distro-dynamic', 5), ('patched', 4))}
+        self.assertIn('| text: function bytes | 10 | 5 (0.500) | 20 | 5 (0.250) | 4 (0.400) |',
+                      structure.table(res))
+
 
 if __name__ == '__main__':
     unittest.main()
