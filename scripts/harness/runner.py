@@ -710,7 +710,7 @@ def hang_where(dump: str, console: str, system_map: str) -> str:
         if len(f) == 3 and f[1] in 'tTwW':
             syms.append((int(f[0], 16), f[2]))
     syms.sort()
-    link = dict((n, a) for a, n in syms).get('_stext')
+    link = next((a for a, n in syms if n == '_stext'), None)
     runtime = KASLR.findall(console)
     offset = int(runtime[-1], 16) - link if runtime and link is not None else None
     where = []
