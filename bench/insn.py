@@ -159,8 +159,8 @@ OPS = ['read', 'write', 'inc', 'inc_ptr', 'add_return', 'xchg', 'cmpxchg', 'cmpx
 CONFIGS = {'': 'configs/base.config',
            'real': 'configs/base.config + configs/realistic.config',
            'distro': "Debian's config.arm64_none_arm64, modules dropped, + configs/distro.config",
-           'distro-dynamic': "Debian's config.arm64_none_arm64, modules dropped, + configs/distro.config "
-                             '+ configs/preempt-dynamic.config'}
+           'distro-dynamic': "Debian's config.arm64_none_arm64, modules dropped, "
+                             '+ configs/distro.config + configs/preempt-dynamic.config'}
 
 
 def family(kernel: str) -> str:
@@ -368,7 +368,8 @@ def cmd_table(args: argparse.Namespace) -> int:
     r0 = runs[lanes[0]][0]
     print(f'Linux {r0.get("linux", "?")}, series {series_of(runs, lanes)}, '
           f'{r0.get("qemu", "?")}, topology {r0["topology"]}, {config_of(runs)}; '
-          f'{count_range([len(r) for r in runs.values()])} runs per lane, the last on {max(r["date"] for rs in runs.values() for r in rs)}.\n')
+          f'{count_range([len(r) for r in runs.values()])} runs per lane, '
+          f'the last on {max(r["date"] for rs in runs.values() for r in rs)}.\n')
     if any(s.startswith('op:') for rs in runs.values() for r in rs for s in r['per_op']):
         op_table(runs, lanes)
     stressors = sorted({s for rs in runs.values() for r in rs for s in r['per_op']
