@@ -17,7 +17,7 @@ n=$(find "$tmp" -name '0[0-9][0-9][0-9]-*.patch' ! -name '0000-*' | wc -l)
 [ "$n" -gt 0 ] || die "no commits between base and $DEV_SRC HEAD"
 
 # Replace the numbered patches; keep a written cover letter.
-find "$TOP/patches" -name '0[0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -delete
+find "$TOP/patches" -maxdepth 1 -name '0[0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -delete
 cover=$TOP/patches/0000-cover-letter.patch
 if [ -f "$cover" ]; then
 	# Keep the written body; the patch count in the subject, the shortlog

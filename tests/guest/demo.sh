@@ -31,8 +31,11 @@ if [ -r $P ] && [ -r $K ]; then
 	kr=$(awk '$1 == "replica_bytes_total" { print $2 }' $K)
 	kd=$(awk '$1 == "rodata_bytes_total" { print $2 }' $K)
 	kt=$(awk '$1 == "table_bytes_total" { print $2 }' $K)
+	# the module window's tables, every node's
+	km=$(awk '$1 == "module_table_bytes" { print $2 }' $K)
+	km=${km:-0}
 	echo "#"
-	echo "# extra memory: per-CPU tables $((pt / 1024)) KiB + text replicas $((kr / 1024)) KiB + rodata replicas $((kd / 1024)) KiB + their tables $((kt / 1024)) KiB = $(((pt + kr + kd + kt) / 1024)) KiB"
+	echo "# extra memory: per-CPU tables $((pt / 1024)) KiB + text replicas $((kr / 1024)) KiB + rodata replicas $((kd / 1024)) KiB + their tables $((kt / 1024)) KiB + module window tables $((km / 1024)) KiB = $(((pt + kr + kd + kt + km) / 1024)) KiB"
 fi
 echo "# ----- DEMO END -----"
 ktap_ok demo_report

@@ -12,13 +12,14 @@ ST=/sys/kernel/debug/ktext_replication/status
 TR=/sys/kernel/debug/ktext_replication/translations
 EXP=/etc/harness/topology
 MOD=/harness/modules/ktext_module_kunit.ko
-MOD_CASES="ktext_module_mapping_test ktext_module_static_key_test ktext_module_kprobe_test"
-ktap_plan 15
+MOD_CASES="ktext_module_mapping_test ktext_module_static_key_test ktext_module_kprobe_test
+	ktext_module_ftrace_test"
+ktap_plan 18
 if [ ! -r $ST ]; then
 	# this test is only run on kernels built with replication
 	for c in status_file enabled_matches status_agrees_with_log invalid_value_iff_reported sources copies \
 		translations_node_local rodata_node_local accounting suite_after_boot \
-		module_loaded $MOD_CASES module_unloaded; do
+		module_loaded $MOD_CASES module_replicated module_unloaded module_copies_freed; do
 		ktap_fail "$c # $ST missing"
 	done
 	exit 1
@@ -135,7 +136,9 @@ RES=/sys/kernel/debug/kunit/ktext_module/results
 if [ ! -f "$MOD" ]; then
 	ktap_fail "module_loaded # $MOD missing (the harness ships it with kernels that build it)"
 	for c in $MOD_CASES; do ktap_fail "$c # module not loaded"; done
+	ktap_fail "module_replicated # module not loaded"
 	ktap_fail "module_unloaded # module not loaded"
+	ktap_fail "module_copies_freed # module not loaded"
 	ktap_finish
 fi
 # Loaded and unloaded from a CPU of the image's node, whose tables share
@@ -144,6 +147,7 @@ fi
 # reach the other nodes with smp_call_on_cpu().
 lcpu=$(sed 's/[-,].*//' /sys/devices/system/node/node$image/cpulist)
 lvl=$(cut -f1 /proc/sys/kernel/printk)
+pre_bytes=$(val module_replica_bytes) pre_mods=$(val modules)
 echo 1 >/proc/sys/kernel/printk
 taskset -c "$lcpu" insmod "$MOD" 2>/tmp/insmod.err
 rc=$?
@@ -161,8 +165,35 @@ for c in $MOD_CASES; do
 	*) ktap_fail "$c # not in $RES" ;;
 	esac
 done
+# With replication on, the kernel has a module window, and the module's
+# text and rodata have a copy on every replicated node while it is loaded
+# (debugfs modules: one line per memory with copies); off, no copies.
+MODS=/sys/kernel/debug/ktext_replication/modules
+sed 's/^/# modules: /' $MODS
+window=0
+[ "$(val module_window_end)" != "0x0" ] && [ -n "$(val module_window_end)" ] && window=1
+ktap_diag "module window: $(val module_window_start)-$(val module_window_end); $(val modules) modules, $(val module_areas) areas, module_replica_bytes $(val module_replica_bytes), module_table_bytes $(val module_table_bytes)"
+mod_ok() {
+	for kind in text rodata; do
+		line=$(awk -v k=$kind '$1 == "ktext_module_kunit" && $2 == k' $MODS)
+		[ -n "$line" ] || { ktap_diag "no $kind line"; return 1; }
+		set -- $line
+		[ "$7" = $(($5 * ncopies)) ] || { ktap_diag "$kind: replica_bytes $7, want $5 x $ncopies"; return 1; }
+	done
+}
+if [ "$want" = 1 ]; then
+	ktap_check module_replicated eval '[ $window = 1 ] && mod_ok'
+else
+	ktap_check module_replicated [ -z "$(grep ktext_module_kunit $MODS 2>/dev/null)" ]
+fi
+loaded_bytes=$(val module_replica_bytes)
 taskset -c "$lcpu" rmmod ktext_module_kunit 2>/tmp/rmmod.err
 rc=$?
 [ $rc = 0 ] || sed 's/^/# rmmod: /' /tmp/rmmod.err
 ktap_check module_unloaded [ $rc = 0 -a ! -e /sys/module/ktext_module_kunit ]
+# Unloading frees every copy: no module line left, and the totals back
+# where they were before the load.
+ktap_diag "module_replica_bytes $pre_bytes before, $loaded_bytes loaded, $(val module_replica_bytes) unloaded"
+ktap_check module_copies_freed [ -z "$(grep ktext_module_kunit $MODS 2>/dev/null)" \
+	-a "$(val module_replica_bytes)" = "$pre_bytes" -a "$(val modules)" = "$pre_mods" ]
 ktap_finish

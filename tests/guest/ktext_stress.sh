@@ -70,6 +70,8 @@ while [ "$left" -gt 0 ] && [ $ok = 1 ]; do
 		break
 	fi
 	[ -r $RES ] && sed "s/^/# load $loads: /" $RES
+	[ $loads = 1 ] && grep '^ktext_stress_kunit ' /sys/kernel/debug/ktext_replication/modules \
+		2>/dev/null | sed 's/^/# modules: /'
 	line=$(grep -E '^[[:space:]]*(not )?ok [0-9]+ ktext_stress_patch_loop_test' $RES 2>/dev/null)
 	case "$line" in
 	*"# SKIP"*) ok=0 why="skipped: ${line#*# SKIP}" ;;
